@@ -1,0 +1,39 @@
+package io.github.tobyjamesclements.parsley;
+
+import java.util.Objects;
+import java.util.UUID;
+
+/**
+ * A causal channel: one partition of one topic incarnation (protocol.md §1.1).
+ *
+ * <p>The topic is named by its broker-assigned id, never its name, so a topic deleted and
+ * recreated under the same name is a different channel. Channels order by topic id under
+ * {@link UUID#compareTo} (signed), then by partition; that order drives the wire format and the
+ * cascade.
+ */
+record Channel(UUID topicId, int partition) implements Comparable<Channel> {
+
+    Channel {
+        Objects.requireNonNull(topicId, "topicId");
+        if (partition < 0) {
+            throw new IllegalArgumentException("Channel partition must be >= 0; partition=" + partition);
+        }
+    }
+
+    @Override
+    public int compareTo(Channel other) {
+        int byTopic = topicId.compareTo(other.topicId);
+        return byTopic != 0 ? byTopic : Integer.compare(partition, other.partition);
+    }
+
+    /** The store-key form {@code <uuid>:<partition>} of protocol.md §1.1. */
+    String key() {
+        return topicId + ":" + partition;
+    }
+
+    /** The short form used in logs and exception messages. */
+    @Override
+    public String toString() {
+        return topicId.toString().substring(0, 8) + ":" + partition;
+    }
+}

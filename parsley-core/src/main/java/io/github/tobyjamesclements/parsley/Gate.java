@@ -1,0 +1,73 @@
+package io.github.tobyjamesclements.parsley;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+
+/**
+ * The delivery gate (protocol.md §3.2) and its diagnosis (§13.3): a head is deliverable when every
+ * claim on another consumed channel is met by the local frontier or delivered-sequence mark.
+ * Entries on the head's own channel are normalised away; entries on unconsumed channels impose no
+ * wait (custody carries them, §3.7).
+ */
+final class Gate {
+
+    private Gate() {
+    }
+
+    static boolean deliverable(Channel own, VectorClock claims, Set<Channel> consumed, Map<Channel, Long> frontier,
+            Map<SeqKey, ProtocolStore.Mark> marks) {
+        for (Map.Entry<Channel, Long> e : claims.offsets().entrySet()) {
+            Channel c = e.getKey();
+            if (!c.equals(own) && consumed.contains(c) && frontier.getOrDefault(c, VectorClock.NOTHING) < e.getValue()) {
+                return false;
+            }
+        }
+        for (Map.Entry<SeqKey, Long> e : claims.seqs().entrySet()) {
+            Channel c = e.getKey().channel();
+            if (!c.equals(own) && consumed.contains(c)) {
+                ProtocolStore.Mark mark = marks.get(e.getKey());
+                if (mark == null || mark.seq() < e.getValue()) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    /** Every unmet claim of a head, classified; empty when the head is deliverable. */
+    static List<Unmet> unmet(Channel own, VectorClock claims, Set<Channel> consumed, Map<Channel, Long> frontier,
+            Map<SeqKey, ProtocolStore.Mark> marks, Map<Channel, Long> positionKnown) {
+        List<Unmet> out = new ArrayList<>();
+        claims.offsets().forEach((c, n) -> {
+            long local = frontier.getOrDefault(c, VectorClock.NOTHING);
+            if (!c.equals(own) && consumed.contains(c) && local < n) {
+                long position = positionKnown.getOrDefault(c, VectorClock.NOTHING);
+                HeldRecord.Diagnosis d = position <= n ? HeldRecord.Diagnosis.NOT_FETCHED
+                        : HeldRecord.Diagnosis.HELD_UPSTREAM;
+                out.add(new Unmet(d, c, null, n, local));
+            }
+        });
+        claims.seqs().forEach((k, s) -> {
+            if (!k.channel().equals(own) && consumed.contains(k.channel())) {
+                ProtocolStore.Mark mark = marks.get(k);
+                if (mark == null) {
+                    out.add(new Unmet(HeldRecord.Diagnosis.SENDER_UNSEEN, k.channel(), k.sender(), s, VectorClock.NOTHING));
+                } else if (mark.seq() < s) {
+                    out.add(new Unmet(HeldRecord.Diagnosis.SENDER_BEHIND, k.channel(), k.sender(), s, mark.seq()));
+                }
+            }
+        });
+        return out;
+    }
+
+    /** One unmet claim: the claimed channel (and sender for a sequence claim), the claim, and what is local. */
+    record Unmet(HeldRecord.Diagnosis diagnosis, Channel channel, UUID sender, long claimed, long local) {
+    }
+
+    /** A held head and its unmet claims. */
+    record HeadExplanation(Channel channel, long offset, int queued, List<Unmet> unmet) {
+    }
+}

@@ -1,0 +1,30 @@
+package io.github.tobyjamesclements.parsley;
+
+import java.util.Objects;
+import java.util.UUID;
+
+/**
+ * One fetched record as the host hands it to the protocol (protocol.md §3.1).
+ *
+ * <p>{@code clock} is null for a record without a {@code vc} header (it claims nothing). A record
+ * is tagged iff it has both a sender and a sequence {@code >= 0}; a half tag is refused (F3).
+ * Key and value bytes are kept verbatim and may be null.
+ */
+record InboundRecord(Channel channel, long offset, VectorClock clock, UUID sender, long senderSeq,
+        byte[] key, byte[] value, long timestamp) {
+
+    InboundRecord {
+        Objects.requireNonNull(channel, "channel");
+        if (offset < 0) {
+            throw new IllegalArgumentException("Record offset must be >= 0; channel=" + channel + ", offset=" + offset);
+        }
+        if ((sender == null) != (senderSeq < 0)) {
+            throw new IllegalArgumentException("Sender and sequence must be tagged together; channel=" + channel
+                    + ", offset=" + offset + ", sender=" + sender + ", seq=" + senderSeq);
+        }
+    }
+
+    boolean tagged() {
+        return sender != null;
+    }
+}

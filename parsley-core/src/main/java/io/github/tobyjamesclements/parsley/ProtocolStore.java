@@ -1,0 +1,302 @@
+package io.github.tobyjamesclements.parsley;
+
+import java.nio.ByteBuffer;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.SortedSet;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.UUID;
+import java.util.function.BiConsumer;
+
+/**
+ * The protocol store layout (protocol.md §9-10.4): keys, value encodings and keyed incremental
+ * writes over a {@link StateStore}.
+ *
+ * <p>Writes are buffered and reach the store at {@link #flush()}, which the node calls at the end
+ * of every host call, so a key changed several times in one call is written once, and a held
+ * entry that was enqueued and delivered within the same call never reaches the store at all.
+ */
+final class ProtocolStore {
+
+    static final String SCOPE = "scope";
+    static final String CARRIED = "ca";
+    private static final byte[] DELETE = new byte[0];
+
+    private final StateStore store;
+    private final Map<String, byte[]> pending = new LinkedHashMap<>();
+    private final Set<String> fresh = new HashSet<>();
+
+    ProtocolStore(StateStore store) {
+        this.store = store;
+    }
+
+    void flush() {
+        pending.forEach((k, v) -> {
+            if (v == DELETE) {
+                store.delete(k);
+            } else {
+                store.put(k, v);
+            }
+        });
+        pending.clear();
+        fresh.clear();
+    }
+
+    /** Drops unflushed writes: the step that made them is being abandoned. */
+    void discard() {
+        pending.clear();
+        fresh.clear();
+    }
+
+    private void put(String key, byte[] value) {
+        pending.put(key, value);
+    }
+
+    private void delete(String key) {
+        if (fresh.remove(key)) {
+            pending.remove(key);
+        } else {
+            pending.put(key, DELETE);
+        }
+    }
+
+    // Keys --------------------------------------------------------------------------------
+
+    static String frontierKey(Channel c) {
+        return "f/" + c.key();
+    }
+
+    static String channelClockKey(Channel c) {
+        return "cc/" + c.key();
+    }
+
+    static String queueMetaKey(Channel c) {
+        return "q/" + c.key() + "/m";
+    }
+
+    static String entryKey(Channel c, long index) {
+        String hex = Long.toHexString(index);
+        return "q/" + c.key() + "/e/" + "0000000000000000".substring(hex.length()) + hex;
+    }
+
+    static String sendSeqKey(Channel c) {
+        return "sq/" + c.key();
+    }
+
+    static String markKey(SeqKey k) {
+        return "ds/" + k.channel().key() + "/" + k.sender();
+    }
+
+    static Channel parseChannel(String text) {
+        int colon = text.lastIndexOf(':');
+        if (colon < 0) {
+            throw new IllegalStateException("Malformed channel in protocol store key; key part='" + text + "'");
+        }
+        return new Channel(UUID.fromString(text.substring(0, colon)), Integer.parseInt(text.substring(colon + 1)));
+    }
+
+    // Writes ------------------------------------------------------------------------------
+
+    void putFrontier(Channel c, long frontier) {
+        put(frontierKey(c), ByteBuffer.allocate(8).putLong(frontier).array());
+    }
+
+    void putChannelClock(Channel c, VectorClock clock) {
+        put(channelClockKey(c), ClockCodec.encode(clock));
+    }
+
+    void putCarried(VectorClock clock) {
+        put(CARRIED, ClockCodec.encode(clock));
+    }
+
+    void putQueueMeta(Channel c, long head, long tail) {
+        put(queueMetaKey(c), ByteBuffer.allocate(16).putLong(head).putLong(tail).array());
+    }
+
+    void putEntry(Channel c, long index, HeldEntry e) {
+        String key = entryKey(c, index);
+        put(key, encodeEntry(e));
+        fresh.add(key);
+    }
+
+    void deleteEntry(Channel c, long index) {
+        delete(entryKey(c, index));
+    }
+
+    void putSendSeq(Channel c, long seq) {
+        put(sendSeqKey(c), ByteBuffer.allocate(8).putLong(seq).array());
+    }
+
+    void putMark(SeqKey k, Mark mark) {
+        put(markKey(k), ByteBuffer.allocate(16).putLong(mark.seq()).putLong(mark.offset()).array());
+    }
+
+    /** Removes every key of a channel no longer consumed (protocol.md §7.2 step 2). */
+    void deleteInput(Channel c, Iterable<SeqKey> marks) {
+        delete(frontierKey(c));
+        delete(channelClockKey(c));
+        delete(queueMetaKey(c));
+        marks.forEach(k -> delete(markKey(k)));
+    }
+
+    void putScope(SortedSet<Channel> consumed, SortedSet<UUID> sinks) {
+        ByteBuffer b = ByteBuffer.allocate(8 + 20 * consumed.size() + 16 * sinks.size());
+        b.putInt(consumed.size());
+        consumed.forEach(c -> b.putLong(c.topicId().getMostSignificantBits())
+                .putLong(c.topicId().getLeastSignificantBits()).putInt(c.partition()));
+        b.putInt(sinks.size());
+        sinks.forEach(t -> b.putLong(t.getMostSignificantBits()).putLong(t.getLeastSignificantBits()));
+        put(SCOPE, b.array());
+    }
+
+    // Reads (init only) -------------------------------------------------------------------
+
+    /** The recorded scope, or null on a first start. */
+    Scope scope() {
+        byte[] bytes = store.get(SCOPE);
+        if (bytes == null) {
+            return null;
+        }
+        ByteBuffer b = ByteBuffer.wrap(bytes);
+        SortedSet<Channel> consumed = new TreeSet<>();
+        for (int i = b.getInt(); i > 0; i--) {
+            consumed.add(new Channel(new UUID(b.getLong(), b.getLong()), b.getInt()));
+        }
+        SortedSet<UUID> sinks = new TreeSet<>();
+        for (int i = b.getInt(); i > 0; i--) {
+            sinks.add(new UUID(b.getLong(), b.getLong()));
+        }
+        return new Scope(consumed, sinks);
+    }
+
+    VectorClock carried() {
+        byte[] bytes = store.get(CARRIED);
+        return bytes == null ? new VectorClock() : ClockCodec.decode(bytes);
+    }
+
+    Map<Channel, Long> frontiers() {
+        Map<Channel, Long> out = new TreeMap<>();
+        scan("f/", (c, v) -> out.put(c, ByteBuffer.wrap(v).getLong()));
+        return out;
+    }
+
+    Map<Channel, VectorClock> channelClocks() {
+        Map<Channel, VectorClock> out = new TreeMap<>();
+        scan("cc/", (c, v) -> out.put(c, ClockCodec.decode(v)));
+        return out;
+    }
+
+    Map<Channel, Long> sendSeqs() {
+        Map<Channel, Long> out = new TreeMap<>();
+        scan("sq/", (c, v) -> out.put(c, ByteBuffer.wrap(v).getLong()));
+        return out;
+    }
+
+    Map<SeqKey, Mark> marks() {
+        Map<SeqKey, Mark> out = new TreeMap<>();
+        store.forEachPrefix("ds/", (k, v) -> {
+            String rest = k.substring(3);
+            int slash = rest.indexOf('/');
+            ByteBuffer b = ByteBuffer.wrap(v);
+            out.put(new SeqKey(parseChannel(rest.substring(0, slash)), UUID.fromString(rest.substring(slash + 1))),
+                    new Mark(b.getLong(), b.getLong()));
+        });
+        return out;
+    }
+
+    /** Restores every hold queue in the store, failing when entries are missing (F10). */
+    Map<Channel, HoldQueue> queues() {
+        Map<Channel, long[]> metas = new TreeMap<>();
+        Map<Channel, TreeMap<Long, HeldEntry>> entries = new TreeMap<>();
+        store.forEachPrefix("q/", (k, v) -> {
+            String rest = k.substring(2);
+            int slash = rest.indexOf('/');
+            Channel c = parseChannel(rest.substring(0, slash));
+            String tail = rest.substring(slash + 1);
+            if (tail.equals("m")) {
+                ByteBuffer b = ByteBuffer.wrap(v);
+                metas.put(c, new long[] {b.getLong(), b.getLong()});
+            } else {
+                long index = Long.parseUnsignedLong(tail.substring(2), 16);
+                entries.computeIfAbsent(c, x -> new TreeMap<>()).put(index, decodeEntry(v));
+            }
+        });
+        Map<Channel, HoldQueue> out = new TreeMap<>();
+        metas.forEach((c, m) -> {
+            TreeMap<Long, HeldEntry> found = entries.getOrDefault(c, new TreeMap<>());
+            Map<Long, HeldEntry> live = found.subMap(m[0], m[1]);
+            if (live.size() != m[1] - m[0]) {
+                throw new IllegalStateException("Hold queue for " + c + " restored " + live.size() + " of "
+                        + (m[1] - m[0]) + " entries; the protocol store is damaged: reset the application's state");
+            }
+            out.put(c, HoldQueue.restored(c, m[0], m[1], live.values()));
+        });
+        return out;
+    }
+
+    private void scan(String prefix, BiConsumer<Channel, byte[]> action) {
+        store.forEachPrefix(prefix, (k, v) -> action.accept(parseChannel(k.substring(prefix.length())), v));
+    }
+
+    // Held-record envelope (protocol.md §10.3, with the clock in Parsley's wire format) ----
+
+    static byte[] encodeEntry(HeldEntry e) {
+        byte[] clock = ClockCodec.encode(e.clock());
+        int keyLen = e.key() == null ? 0 : e.key().length;
+        int valueLen = e.value() == null ? 0 : e.value().length;
+        ByteBuffer b = ByteBuffer.allocate(8 + 8 + 1 + 24 + 4 + clock.length + 4 + keyLen + 4 + valueLen);
+        b.putLong(e.offset()).putLong(e.timestamp());
+        b.put((byte) (e.tagged() ? 1 : 0));
+        b.putLong(e.tagged() ? e.sender().getMostSignificantBits() : 0);
+        b.putLong(e.tagged() ? e.sender().getLeastSignificantBits() : 0);
+        b.putLong(e.tagged() ? e.seq() : -1);
+        b.putInt(clock.length).put(clock);
+        putBytes(b, e.key());
+        putBytes(b, e.value());
+        return b.array();
+    }
+
+    static HeldEntry decodeEntry(byte[] bytes) {
+        ByteBuffer b = ByteBuffer.wrap(bytes);
+        long offset = b.getLong();
+        long timestamp = b.getLong();
+        boolean tagged = b.get() == 1;
+        UUID sender = new UUID(b.getLong(), b.getLong());
+        long seq = b.getLong();
+        byte[] clock = new byte[b.getInt()];
+        b.get(clock);
+        byte[] key = getBytes(b);
+        byte[] value = getBytes(b);
+        return new HeldEntry(offset, ClockCodec.decode(clock), tagged ? sender : null, tagged ? seq : -1,
+                key, value, timestamp);
+    }
+
+    private static void putBytes(ByteBuffer b, byte[] bytes) {
+        if (bytes == null) {
+            b.putInt(-1);
+        } else {
+            b.putInt(bytes.length).put(bytes);
+        }
+    }
+
+    private static byte[] getBytes(ByteBuffer b) {
+        int len = b.getInt();
+        if (len < 0) {
+            return null;
+        }
+        byte[] out = new byte[len];
+        b.get(out);
+        return out;
+    }
+
+    /** The highest delivered sequence from one sender on one channel, and where it was delivered. */
+    record Mark(long seq, long offset) {
+    }
+
+    /** The declaration the state was written under. */
+    record Scope(SortedSet<Channel> consumed, SortedSet<UUID> sinks) {
+    }
+}
