@@ -90,7 +90,7 @@ public final class CausalHeaders {
             }
             return new Read(clock, sender.orElse(null), seq.orElse(-1));
         } catch (CorruptClockException e) {
-            throw new CorruptClockException(e.getMessage() + "; " + where, e);
+            throw new CorruptClockException(e.getMessage() + "; " + where);
         }
     }
 

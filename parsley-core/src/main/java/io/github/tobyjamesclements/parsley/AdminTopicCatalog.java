@@ -1,0 +1,251 @@
+package io.github.tobyjamesclements.parsley;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.UUID;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.stream.Collectors;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.Config;
+import org.apache.kafka.clients.admin.ConfigEntry;
+import org.apache.kafka.clients.admin.ListOffsetsOptions;
+import org.apache.kafka.clients.admin.ListOffsetsResult;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.IsolationLevel;
+import org.apache.kafka.common.TopicCollection;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.config.TopicConfig;
+import org.apache.kafka.common.errors.UnknownTopicIdException;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The production catalog over an {@link Admin} built from the application's full client
+ * configuration (protocol.md §16.9). Resolves every declared topic once, refuses compacted causal
+ * topics (§16.5), answers end offsets by topic id with the high watermark (§16.1, §16.2) and log
+ * starts with definitive absence only for unknown topic ids (§8.2).
+ */
+final class AdminTopicCatalog implements TopicCatalog {
+
+    private static final Logger log = LoggerFactory.getLogger(AdminTopicCatalog.class);
+    private static final long TIMEOUT_SECONDS = 30;
+
+    private final Admin admin;
+    private final Map<String, UUID> ids = new TreeMap<>();
+    private final Map<String, Integer> partitions = new TreeMap<>();
+    private final Map<UUID, String> names = new TreeMap<>();
+
+    /**
+     * Resolves the declared topics.
+     *
+     * @throws IllegalStateException if a topic does not exist or is compacted (F15, §16.5)
+     */
+    AdminTopicCatalog(Admin admin, Collection<String> declared) {
+        this.admin = admin;
+        Set<String> topics = new TreeSet<>(declared);
+        Map<String, TopicDescription> found = new TreeMap<>();
+        List<String> missing = new ArrayList<>();
+        admin.describeTopics(topics).topicNameValues().forEach((name, future) -> {
+            try {
+                found.put(name, future.get(TIMEOUT_SECONDS, TimeUnit.SECONDS));
+            } catch (ExecutionException e) {
+                if (!(e.getCause() instanceof UnknownTopicOrPartitionException)) {
+                    throw new IllegalStateException("Cannot resolve topic; topic=" + name + ": " + e.getCause(), e);
+                }
+                missing.add(name);
+            } catch (InterruptedException | TimeoutException e) {
+                throw interrupted("Cannot resolve topic; topic=" + name, e);
+            }
+        });
+        if (!missing.isEmpty()) {
+            throw new IllegalStateException("Cannot resolve topic; missing topics=" + missing
+                    + "; create every source, sink and tick topic before starting the application");
+        }
+        found.forEach((name, d) -> {
+            UUID id = toUuid(d.topicId());
+            ids.put(name, id);
+            names.put(id, name);
+            partitions.put(name, d.partitions().size());
+        });
+        refuseCompacted(topics);
+    }
+
+    private void refuseCompacted(Set<String> topics) {
+        List<ConfigResource> resources = topics.stream()
+                .map(t -> new ConfigResource(ConfigResource.Type.TOPIC, t)).toList();
+        Map<ConfigResource, Config> configs = await(admin.describeConfigs(resources).all(), "describe topic configs");
+        List<String> compacted = new ArrayList<>();
+        configs.forEach((r, c) -> {
+            ConfigEntry policy = c.get(TopicConfig.CLEANUP_POLICY_CONFIG);
+            if (policy != null && policy.value() != null && policy.value().contains(TopicConfig.CLEANUP_POLICY_COMPACT)) {
+                compacted.add(r.name());
+            }
+        });
+        if (!compacted.isEmpty()) {
+            throw new IllegalStateException("Compacted topics cannot be causal channels; topics=" + compacted
+                    + "; compaction leaves holes Parsley would treat as delivered: use cleanup.policy=delete");
+        }
+    }
+
+    @Override
+    public UUID topicId(String topic) {
+        UUID id = ids.get(topic);
+        if (id == null) {
+            throw new IllegalStateException("Cannot resolve topic; topic=" + topic + " was not declared");
+        }
+        return id;
+    }
+
+    @Override
+    public int partitions(String topic) {
+        topicId(topic);
+        return partitions.get(topic);
+    }
+
+    @Override
+    public String nameOf(UUID topicId) {
+        return names.getOrDefault(topicId, topicId.toString());
+    }
+
+    @Override
+    public void verifyUnchanged(Iterable<String> topics) {
+        Map<String, TopicDescription> now = new HashMap<>();
+        List<String> list = new ArrayList<>();
+        topics.forEach(list::add);
+        List<String> gone = new ArrayList<>();
+        admin.describeTopics(list).topicNameValues().forEach((name, future) -> {
+            try {
+                now.put(name, future.get(TIMEOUT_SECONDS, TimeUnit.SECONDS));
+            } catch (ExecutionException e) {
+                if (e.getCause() instanceof UnknownTopicOrPartitionException) {
+                    gone.add(name);
+                } else {
+                    log.warn("Topic identity check skipped; topic={}: {}", name, e.getCause().toString());
+                }
+            } catch (InterruptedException | TimeoutException e) {
+                log.warn("Topic identity check skipped; topic={}: {}", name, e.toString());
+            }
+        });
+        for (String name : list) {
+            TopicDescription d = now.get(name);
+            if (d != null && !toUuid(d.topicId()).equals(ids.get(name))) {
+                throw new IllegalStateException("Topic was recreated under the same name; topic=" + name
+                        + ", resolved id=" + ids.get(name) + ", current id=" + toUuid(d.topicId())
+                        + "; its history is lost to this application: reset the application's state and offsets");
+            }
+        }
+        if (!gone.isEmpty()) {
+            throw new IllegalStateException("Declared topics were deleted; topics=" + gone
+                    + "; recreate them and reset the application's state and offsets");
+        }
+    }
+
+    @Override
+    public Optional<Map<Integer, Long>> endOffsets(UUID topicId) {
+        Optional<String> name = nameById(topicId);
+        if (name.isEmpty()) {
+            return Optional.empty();
+        }
+        int count = describeByName(name.get()).partitions().size();
+        Map<TopicPartition, OffsetSpec> specs = new HashMap<>();
+        for (int p = 0; p < count; p++) {
+            specs.put(new TopicPartition(name.get(), p), OffsetSpec.latest());
+        }
+        Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> latest = await(admin.listOffsets(specs,
+                new ListOffsetsOptions(IsolationLevel.READ_UNCOMMITTED)).all(), "list end offsets");
+        if (!toUuid(describeByName(name.get()).topicId()).equals(topicId)) {
+            return Optional.empty();
+        }
+        Map<Integer, Long> out = new TreeMap<>();
+        latest.forEach((tp, info) -> out.put(tp.partition(), info.offset()));
+        return Optional.of(out);
+    }
+
+    @Override
+    public LogStarts logStarts(Set<Channel> channels) {
+        Map<UUID, List<Channel>> byTopic = channels.stream()
+                .collect(Collectors.groupingBy(Channel::topicId, TreeMap::new, Collectors.toList()));
+        Map<Channel, Long> starts = new TreeMap<>();
+        Set<Channel> absent = new TreeSet<>();
+        byTopic.forEach((id, list) -> {
+            Optional<String> name = nameById(id);
+            if (name.isEmpty()) {
+                absent.addAll(list);
+                return;
+            }
+            Map<TopicPartition, OffsetSpec> specs = new HashMap<>();
+            list.forEach(c -> specs.put(new TopicPartition(name.get(), c.partition()), OffsetSpec.earliest()));
+            await(admin.listOffsets(specs).all(), "list log starts")
+                    .forEach((tp, info) -> starts.put(new Channel(id, tp.partition()), info.offset()));
+        });
+        return new LogStarts(starts, absent);
+    }
+
+    @Override
+    public long logStart(String topic, int partition) {
+        TopicPartition tp = new TopicPartition(topic, partition);
+        return await(admin.listOffsets(Map.of(tp, OffsetSpec.earliest())).all(), "list log start").get(tp).offset();
+    }
+
+    @Override
+    public boolean brokerBacked() {
+        return true;
+    }
+
+    private Optional<String> nameById(UUID id) {
+        try {
+            TopicDescription d = admin.describeTopics(TopicCollection.ofTopicIds(List.of(toKafka(id))))
+                    .allTopicIds().get(TIMEOUT_SECONDS, TimeUnit.SECONDS).get(toKafka(id));
+            return Optional.of(d.name());
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof UnknownTopicIdException) {
+                return Optional.empty();
+            }
+            throw new IllegalStateException("Cannot describe topic id; id=" + id + ": " + e.getCause(), e);
+        } catch (InterruptedException | TimeoutException e) {
+            throw interrupted("Cannot describe topic id; id=" + id, e);
+        }
+    }
+
+    private TopicDescription describeByName(String name) {
+        return await(admin.describeTopics(List.of(name)).allTopicNames(), "describe topic " + name).get(name);
+    }
+
+    private static <T> T await(org.apache.kafka.common.KafkaFuture<T> future, String what) {
+        try {
+            return future.get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("Cannot " + what + ": " + e.getCause(), e.getCause());
+        } catch (InterruptedException | TimeoutException e) {
+            throw interrupted("Cannot " + what, e);
+        }
+    }
+
+    private static IllegalStateException interrupted(String message, Exception e) {
+        if (e instanceof InterruptedException) {
+            Thread.currentThread().interrupt();
+        }
+        return new IllegalStateException(message + ": " + e, e);
+    }
+
+    static UUID toUuid(Uuid id) {
+        return new UUID(id.getMostSignificantBits(), id.getLeastSignificantBits());
+    }
+
+    static Uuid toKafka(UUID id) {
+        return new Uuid(id.getMostSignificantBits(), id.getLeastSignificantBits());
+    }
+}

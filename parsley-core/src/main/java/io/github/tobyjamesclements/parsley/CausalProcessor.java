@@ -1,0 +1,232 @@
+package io.github.tobyjamesclements.parsley;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SortedSet;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.UUID;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.processor.PunctuationType;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.processor.api.RecordMetadata;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The Kafka Streams host of one stage task (protocol.md §12): feeds records to a {@link CausalNode}
+ * in offset order, reports consumer positions once every polled record below them was fed (H2),
+ * runs user logic on deliveries and sends emissions through the {@link StampingDoor}. All its state
+ * is created in {@link #init}, so a revived task never sees a previous incarnation's fields.
+ */
+final class CausalProcessor implements Processor<byte[], byte[], byte[], byte[]> {
+
+    private static final Logger log = LoggerFactory.getLogger(CausalProcessor.class);
+    static final Duration SWEEP_INTERVAL = Duration.ofMillis(500);
+
+    private final String applicationId;
+    private final Stage stage;
+    private final TopicCatalog catalog;
+    private final HoldBoard board;
+
+    private ProcessorContext<byte[], byte[]> context;
+    private CausalNode node;
+    private Map<String, Channel> channelsByTopic;
+    private Map<Channel, String> topicsByChannel;
+    private Map<Channel, Long> fedThrough;
+    private StampingDoor door;
+    private LogicRunner logic;
+    private StageMetrics metrics;
+    private HoldMonitor monitor;
+    private boolean positionsChecked;
+    private long replaysReported;
+
+    CausalProcessor(String applicationId, Stage stage, TopicCatalog catalog, HoldBoard board) {
+        this.applicationId = applicationId;
+        this.stage = stage;
+        this.catalog = catalog;
+        this.board = board;
+    }
+
+    @Override
+    public void init(ProcessorContext<byte[], byte[]> context) {
+        this.context = context;
+        int partition = context.taskId().partition();
+        String taskId = context.taskId().toString();
+        if (catalog.brokerBacked()) {
+            Object guarantee = context.appConfigs().get(StreamsConfig.PROCESSING_GUARANTEE_CONFIG);
+            if (!StreamsConfig.EXACTLY_ONCE_V2.equals(guarantee)) {
+                throw new IllegalStateException("Stage task is not running exactly_once_v2; stage=" + stage.name()
+                        + ", processing.guarantee=" + guarantee
+                        + "; start the application through Parsley.streams (fail closed)");
+            }
+            catalog.verifyUnchanged(declaredTopics());
+        }
+        channelsByTopic = new LinkedHashMap<>();
+        Map<Channel, Stage.Source> sources = new HashMap<>();
+        for (Stage.Source s : stage.sources().values()) {
+            if (partition < catalog.partitions(s.topic().name())) {
+                Channel c = new Channel(catalog.topicId(s.topic().name()), partition);
+                channelsByTopic.put(s.topic().name(), c);
+                sources.put(c, s);
+            }
+        }
+        String tickTopic = stage.tickTopic(applicationId);
+        Channel tickChannel = stage.ticks().isPresent() ? new Channel(catalog.topicId(tickTopic), partition) : null;
+        if (tickChannel != null) {
+            channelsByTopic.put(tickTopic, tickChannel);
+        }
+        topicsByChannel = new TreeMap<>();
+        channelsByTopic.forEach((t, c) -> topicsByChannel.put(c, t));
+        SortedSet<UUID> sinks = new TreeSet<>();
+        stage.sinks().keySet().forEach(t -> sinks.add(catalog.topicId(t)));
+        if (tickChannel != null) {
+            sinks.add(tickChannel.topicId());
+        }
+        UUID sender = UUID.nameUUIDFromBytes((applicationId + "/" + stage.name() + "/" + partition)
+                .getBytes(StandardCharsets.UTF_8));
+        NodeConfig config = new NodeConfig(stage.name() + "-task-" + taskId, sender,
+                new TreeSet<>(channelsByTopic.values()), sinks);
+        KeyValueStore<Bytes, byte[]> protocolStore = context.getStateStore(Assembly.protocolStore(stage));
+        node = new CausalNode(config, new StreamsStateStore(protocolStore), catalog);
+        KeyValueStore<Bytes, byte[]> foldStore = stage.state().isPresent()
+                ? context.getStateStore(Assembly.foldStore(stage)) : null;
+        door = new StampingDoor(context, node, stage, catalog, tickTopic, tickChannel);
+        logic = new LogicRunner(stage, sources, tickChannel, foldStore);
+        fedThrough = new HashMap<>();
+        positionsChecked = !catalog.brokerBacked();
+        replaysReported = 0;
+        metrics = new StageMetrics(context.metrics(), stage.name(), taskId, channelsByTopic.keySet());
+        monitor = new HoldMonitor(stage.name(), taskId, node, catalog, topicsByChannel, stage.holdWarningAfter(),
+                board, metrics);
+        context.schedule(SWEEP_INTERVAL, PunctuationType.WALL_CLOCK_TIME, this::sweep);
+        stage.ticks().ifPresent(t -> context.schedule(t.interval(), PunctuationType.WALL_CLOCK_TIME, this::tick));
+        context.schedule(stage.truncationInterval(), PunctuationType.WALL_CLOCK_TIME, now -> truncate());
+        log.info("Stage task initialised; stage={}, task={}, channels={}, sinks={}, held={}", stage.name(), taskId,
+                channelsByTopic, stage.sinks().keySet(), node.held());
+    }
+
+    @Override
+    public void process(Record<byte[], byte[]> record) {
+        RecordMetadata md = context.recordMetadata().orElseThrow(() -> new IllegalStateException(
+                "Record without metadata; stage=" + stage.name() + "; the coordinate of a causal record must be known"));
+        Channel channel = channelsByTopic.get(md.topic());
+        if (channel == null || channel.partition() != md.partition()) {
+            throw new IllegalStateException("Record from unexpected source; stage=" + stage.name() + ", topic="
+                    + md.topic() + ", partition=" + md.partition() + ", expected topics=" + channelsByTopic.keySet());
+        }
+        String where = "topic=" + md.topic() + ", partition=" + md.partition() + ", offset=" + md.offset();
+        checkPositionsCaptured(md, where);
+        checkRetention(channel, md, where);
+        CausalHeaders.Read read = CausalHeaders.read(record.headers(), where);
+        InboundRecord inbound = new InboundRecord(channel, md.offset(), read.clock(), read.sender(), read.seq(),
+                record.key(), record.value(), record.timestamp());
+        fedThrough.merge(channel, md.offset(), Math::max);
+        handle(node.onRecord(inbound));
+        sweepPositions();
+    }
+
+    /** F12: without captured positions the liveness feed is missing; fail rather than wedge later. */
+    private void checkPositionsCaptured(RecordMetadata md, String where) {
+        if (positionsChecked) {
+            return;
+        }
+        if (PositionCapture.view(new TopicPartition(md.topic(), md.partition())) == null) {
+            throw new IllegalStateException("No captured consumer positions for a stage's source; stage="
+                    + stage.name() + ", " + where + "; start the application through Parsley.streams (fail closed)");
+        }
+        positionsChecked = true;
+    }
+
+    /**
+     * §16.3: the first record of a channel with history must not bridge over records retention
+     * deleted before this stage consumed them.
+     */
+    private void checkRetention(Channel channel, RecordMetadata md, String where) {
+        long f = node.frontier(channel);
+        if (!catalog.brokerBacked() || fedThrough.containsKey(channel) || f < 0 || md.offset() <= f + 1) {
+            return;
+        }
+        long logStart = catalog.logStart(md.topic(), md.partition());
+        if (logStart > f + 1) {
+            throw new IllegalStateException("Retention deleted records this stage had not consumed; stage="
+                    + stage.name() + ", " + where + ", lost offsets=[" + (f + 1) + ", " + (logStart - 1)
+                    + "]; causal order over them cannot be established: fix retention, then reset the application's"
+                    + " state and offsets deliberately");
+        }
+    }
+
+    private void handle(List<Delivery> deliveries) {
+        if (deliveries.isEmpty()) {
+            return;
+        }
+        metrics.delivered(deliveries.size());
+        for (Delivery d : deliveries) {
+            door.emit(logic.apply(d, topicsByChannel.get(d.channel())), d.timestamp());
+        }
+    }
+
+    /** H2: report a captured position only once every record the polls returned below it was fed. */
+    private void sweepPositions() {
+        for (Map.Entry<String, Channel> e : channelsByTopic.entrySet()) {
+            PositionCapture.View view = PositionCapture.view(new TopicPartition(e.getKey(), e.getValue().partition()));
+            if (view == null || view.position() < 0
+                    || view.lastReturned() > fedThrough.getOrDefault(e.getValue(), -1L)) {
+                continue;
+            }
+            handle(node.positionAdvance(e.getValue(), view.position()));
+        }
+    }
+
+    private void sweep(long now) {
+        sweepPositions();
+        long replays = node.replaysSkipped();
+        metrics.replays(replays - replaysReported);
+        replaysReported = replays;
+        monitor.sample(now);
+    }
+
+    private void tick(long now) {
+        door.tick(now);
+        metrics.tickEmitted();
+    }
+
+    private void truncate() {
+        if (catalog.brokerBacked()) {
+            catalog.verifyUnchanged(declaredTopics());
+        }
+        try {
+            node.truncateToLogStarts();
+        } catch (RuntimeException e) {
+            metrics.sweepSkipped();
+            log.warn("Truncation sweep skipped; stage={}, task={}: {}", stage.name(), context.taskId(), e.toString());
+        }
+    }
+
+    private List<String> declaredTopics() {
+        List<String> out = new ArrayList<>(stage.sources().keySet());
+        out.addAll(stage.sinks().keySet());
+        stage.ticks().ifPresent(t -> out.add(stage.tickTopic(applicationId)));
+        return out;
+    }
+
+    @Override
+    public void close() {
+        if (metrics != null) {
+            metrics.close();
+        }
+        if (monitor != null) {
+            monitor.close();
+        }
+    }
+}

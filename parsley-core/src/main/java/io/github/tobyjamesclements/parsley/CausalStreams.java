@@ -1,0 +1,180 @@
+package io.github.tobyjamesclements.parsley;
+
+import java.time.Duration;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.common.Metric;
+import org.apache.kafka.common.MetricName;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.LagInfo;
+import org.apache.kafka.streams.ThreadMetadata;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.TopologyDescription;
+import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
+import org.apache.kafka.streams.processor.StateRestoreListener;
+
+/**
+ * A running (or startable) Parsley application: an allowlist over {@link KafkaStreams} with no
+ * accessor to the instance. Interactive queries, pause and resume, thread changes and state
+ * clean-up are withheld: they can observe uncommitted state or freeze release across the fleet.
+ *
+ * <p>Thread-safe as {@code KafkaStreams} is. By default an uncaught exception shuts the client
+ * down (fail closed); a handler that throws or returns null is treated the same way.
+ */
+public final class CausalStreams implements AutoCloseable {
+
+    private final String applicationId;
+    private final KafkaStreams streams;
+    private final TopologyDescription topology;
+    private final Admin admin;
+    private final HoldBoard board;
+
+    CausalStreams(String applicationId, KafkaStreams streams, Topology topology, Admin admin, HoldBoard board) {
+        this.applicationId = applicationId;
+        this.streams = streams;
+        this.topology = topology.describe();
+        this.admin = admin;
+        this.board = board;
+        streams.setUncaughtExceptionHandler(e -> StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse
+                .SHUTDOWN_CLIENT);
+    }
+
+    /**
+     * The application id.
+     *
+     * @return the id, never null
+     */
+    public String applicationId() {
+        return applicationId;
+    }
+
+    /**
+     * Sets the state listener; see {@link KafkaStreams#setStateListener}.
+     *
+     * @param listener the listener, never null
+     * @throws IllegalStateException if the application was started
+     */
+    public void setStateListener(KafkaStreams.StateListener listener) {
+        streams.setStateListener(Objects.requireNonNull(listener, "listener"));
+    }
+
+    /**
+     * Sets the uncaught-exception handler. It is totalised: a handler that throws or returns null
+     * resolves to {@code SHUTDOWN_CLIENT}.
+     *
+     * @param handler the handler, never null
+     * @throws IllegalStateException if the application was started
+     */
+    public void setUncaughtExceptionHandler(StreamsUncaughtExceptionHandler handler) {
+        Objects.requireNonNull(handler, "handler");
+        streams.setUncaughtExceptionHandler(e -> {
+            try {
+                StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse r = handler.handle(e);
+                return r == null ? StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.SHUTDOWN_CLIENT : r;
+            } catch (RuntimeException failed) {
+                return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
+            }
+        });
+    }
+
+    /**
+     * Sets the global restore listener; see {@link KafkaStreams#setGlobalStateRestoreListener}.
+     *
+     * @param listener the listener, never null
+     * @throws IllegalStateException if the application was started
+     */
+    public void setGlobalStateRestoreListener(StateRestoreListener listener) {
+        streams.setGlobalStateRestoreListener(Objects.requireNonNull(listener, "listener"));
+    }
+
+    /**
+     * Starts processing; see {@link KafkaStreams#start()}.
+     *
+     * @throws IllegalStateException if already started
+     */
+    public void start() {
+        streams.start();
+    }
+
+    /**
+     * The current state.
+     *
+     * @return the state, never null
+     */
+    public KafkaStreams.State state() {
+        return streams.state();
+    }
+
+    /**
+     * All client metrics, Parsley's {@code vc-metrics} group included.
+     *
+     * @return an unmodifiable view, never null
+     */
+    public Map<MetricName, ? extends Metric> metrics() {
+        return streams.metrics();
+    }
+
+    /**
+     * Metadata of the local stream threads and their tasks.
+     *
+     * @return the metadata, never null
+     */
+    public Collection<ThreadMetadata> metadataForLocalThreads() {
+        return streams.metadataForLocalThreads();
+    }
+
+    /**
+     * Lag of every local store partition.
+     *
+     * @return store name to partition to lag, never null
+     */
+    public Map<String, Map<Integer, LagInfo>> allLocalStorePartitionLags() {
+        return streams.allLocalStorePartitionLags();
+    }
+
+    /**
+     * The topology this application runs.
+     *
+     * @return the description, never null
+     */
+    public TopologyDescription topology() {
+        return topology;
+    }
+
+    /**
+     * Every record this instance's tasks hold at the head of a queue, longest held first, as of
+     * each task's last 500 ms sample. Payload-free.
+     *
+     * @return an immutable list, never null
+     */
+    public List<HeldRecord> explainHolds() {
+        return board.snapshot();
+    }
+
+    /** Closes the application and its admin client, waiting as long as it takes. */
+    @Override
+    public void close() {
+        try {
+            streams.close();
+        } finally {
+            admin.close();
+        }
+    }
+
+    /**
+     * Closes the application, waiting at most {@code timeout}.
+     *
+     * @param timeout the longest wait, never null
+     * @return whether all threads stopped in time
+     */
+    public boolean close(Duration timeout) {
+        try {
+            return streams.close(timeout);
+        } finally {
+            admin.close(timeout);
+        }
+    }
+}

@@ -1,0 +1,169 @@
+package io.github.tobyjamesclements.parsley;
+
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Properties;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.regex.Pattern;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.Topology;
+
+/**
+ * The front door: composes stages into one application and runs them, broker-less for tests or
+ * on Kafka Streams with {@code exactly_once_v2} for production.
+ *
+ * <p>Stages connect through ordinary, pre-existing topics: one stage's sink is another's source,
+ * stamped on write and gated on read. Immutable and thread-safe.
+ */
+public final class Parsley {
+
+    static final Pattern APPLICATION_ID = Pattern.compile("[a-zA-Z0-9._-]+");
+
+    private final String applicationId;
+    private final List<Stage> stages;
+
+    private Parsley(String applicationId, List<Stage> stages) {
+        this.applicationId = applicationId;
+        this.stages = stages;
+    }
+
+    /**
+     * Composes stages into one application.
+     *
+     * @param applicationId the Kafka Streams application id, matching {@code [a-zA-Z0-9._-]+}; it keys
+     *     consumer groups, changelogs, tick topics and sender ids, so it must stay stable
+     * @param stages at least one stage, with distinct names
+     * @return the application, never null
+     * @throws IllegalArgumentException if the id is invalid, no stage is given, two stages share a
+     *     name, or a topic is a source of two stages
+     */
+    public static Parsley named(String applicationId, Stage... stages) {
+        Objects.requireNonNull(applicationId, "applicationId");
+        if (!APPLICATION_ID.matcher(applicationId).matches()) {
+            throw new IllegalArgumentException("Application id must match [a-zA-Z0-9._-]+; applicationId='"
+                    + applicationId + "'");
+        }
+        if (stages.length == 0) {
+            throw new IllegalArgumentException("An application needs at least one stage; applicationId="
+                    + applicationId);
+        }
+        Set<String> names = new LinkedHashSet<>();
+        Map<String, String> sourceOwners = new TreeMap<>();
+        for (Stage stage : stages) {
+            Objects.requireNonNull(stage, "stage");
+            if (!names.add(stage.name())) {
+                throw new IllegalArgumentException("Two stages share a name; applicationId=" + applicationId
+                        + ", stage=" + stage.name() + "; stage names key stores and sender ids and must be distinct");
+            }
+            List<String> sources = new ArrayList<>(stage.sources().keySet());
+            stage.ticks().ifPresent(t -> sources.add(stage.tickTopic(applicationId)));
+            for (String topic : sources) {
+                String owner = sourceOwners.putIfAbsent(topic, stage.name());
+                if (owner != null) {
+                    throw new IllegalArgumentException("A topic is a source of two stages; applicationId="
+                            + applicationId + ", topic=" + topic + ", stages=[" + owner + ", " + stage.name()
+                            + "]; consume it in one stage, or run the stages as separate applications");
+                }
+            }
+        }
+        return new Parsley(applicationId, List.of(stages));
+    }
+
+    /**
+     * The application id.
+     *
+     * @return the id, never null
+     */
+    public String applicationId() {
+        return applicationId;
+    }
+
+    /**
+     * The stages, in declaration order.
+     *
+     * @return an unmodifiable list, never null
+     */
+    public List<Stage> stages() {
+        return stages;
+    }
+
+    /**
+     * A fresh broker-less topology for {@code TopologyTestDriver}: topic ids are name-based UUIDs,
+     * every topic has one partition, offset queries answer empty, and the exactly-once and
+     * position self-checks are off. Causal headers on piped records are honoured, so holds can be
+     * tested.
+     *
+     * @return a new topology, never null
+     */
+    public Topology testTopology() {
+        return Assembly.build(applicationId, stages, new LocalTopicCatalog(declaredTopics()), new HoldBoard());
+    }
+
+    /**
+     * The production wiring, not started: enforces {@code processing.guarantee=exactly_once_v2},
+     * forces {@code read_committed} consumers and the application id, resolves every declared
+     * topic through an admin client built from the full client configuration (security settings
+     * included), refuses compacted causal topics, and installs the position-capturing client
+     * supplier.
+     *
+     * @param properties Kafka Streams configuration, never null; not modified
+     * @return the application handle, never null
+     * @throws IllegalArgumentException if {@code processing.guarantee} or {@code application.id}
+     *     is set to another value
+     * @throws IllegalStateException if a declared topic is missing or compacted, or a tick topic
+     *     has the wrong partition count
+     */
+    public CausalStreams streams(Properties properties) {
+        Properties p = new Properties();
+        p.putAll(Objects.requireNonNull(properties, "properties"));
+        Object guarantee = p.get(StreamsConfig.PROCESSING_GUARANTEE_CONFIG);
+        if (guarantee != null && !StreamsConfig.EXACTLY_ONCE_V2.equals(guarantee.toString())) {
+            throw new IllegalArgumentException("Causal delivery requires processing.guarantee=exactly_once_v2;"
+                    + " configured=" + guarantee + "; remove the setting or set it to exactly_once_v2: hold queues,"
+                    + " clocks, state, consumed offsets and outputs must commit atomically");
+        }
+        Object id = p.get(StreamsConfig.APPLICATION_ID_CONFIG);
+        if (id != null && !applicationId.equals(id.toString())) {
+            throw new IllegalArgumentException("application.id differs from the application's id; configured=" + id
+                    + ", applicationId=" + applicationId + "; remove the setting or make them equal");
+        }
+        p.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
+        p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
+        p.put(StreamsConfig.consumerPrefix(ConsumerConfig.ISOLATION_LEVEL_CONFIG), "read_committed");
+        p.put(StreamsConfig.mainConsumerPrefix(ConsumerConfig.ISOLATION_LEVEL_CONFIG), "read_committed");
+        StreamsConfig config = new StreamsConfig(p);
+        Admin admin = Admin.create(config.getAdminConfigs(applicationId + "-parsley-admin"));
+        try {
+            HoldBoard board = new HoldBoard();
+            TopicCatalog catalog = new AdminTopicCatalog(admin, declaredTopics());
+            Topology topology = Assembly.build(applicationId, stages, catalog, board);
+            KafkaStreams streams = new KafkaStreams(topology, p, new CapturingClientSupplier());
+            return new CausalStreams(applicationId, streams, topology, admin, board);
+        } catch (RuntimeException e) {
+            admin.close();
+            throw e;
+        }
+    }
+
+    private Set<String> declaredTopics() {
+        Set<String> topics = new LinkedHashSet<>();
+        for (Stage s : stages) {
+            topics.addAll(s.sources().keySet());
+            topics.addAll(s.sinks().keySet());
+            s.ticks().ifPresent(t -> topics.add(s.tickTopic(applicationId)));
+        }
+        return topics;
+    }
+
+    @Override
+    public String toString() {
+        return "Parsley[" + applicationId + ", stages=" + stages + "]";
+    }
+}

@@ -1,0 +1,410 @@
+package io.github.tobyjamesclements.parsley;
+
+import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Supplier;
+import java.util.regex.Pattern;
+
+/**
+ * A causal stage: user logic wired to the topics it consumes and emits to. Each task of a stage
+ * delivers records to its logic only after everything they depend on, on the channels it
+ * consumes, has been delivered; every emission is stamped with the task's causal clock.
+ *
+ * <p>Immutable and thread-safe; built by {@link #named(String)}. The name keys the stage's state
+ * stores, changelogs, tick topic and sender ids, so it must stay stable across deployments.
+ */
+public final class Stage {
+
+    static final Pattern NAME = Pattern.compile("[a-zA-Z0-9-]+");
+    static final Duration DEFAULT_TRUNCATION_INTERVAL = Duration.ofMinutes(10);
+    static final Duration DEFAULT_HOLD_WARNING = Duration.ofSeconds(30);
+
+    private final String name;
+    private final Map<String, Source> sources;
+    private final Map<String, Topic<?, ?>> sinks;
+    private final Ticks ticks;
+    private final Duration truncationInterval;
+    private final Duration holdWarningAfter;
+    private final State state;
+
+    private Stage(Spec spec) {
+        this.name = spec.name;
+        this.sources = Collections.unmodifiableMap(new LinkedHashMap<>(spec.sources));
+        this.sinks = Collections.unmodifiableMap(new LinkedHashMap<>(spec.sinks));
+        this.ticks = spec.ticks;
+        this.truncationInterval = spec.truncationInterval;
+        this.holdWarningAfter = spec.holdWarningAfter;
+        this.state = spec.state;
+    }
+
+    /**
+     * Starts a stage declaration.
+     *
+     * @param name the stage name, matching {@code [a-zA-Z0-9-]+}
+     * @return a builder, never null
+     * @throws IllegalArgumentException if the name does not match
+     */
+    public static Builder named(String name) {
+        Objects.requireNonNull(name, "name");
+        if (!NAME.matcher(name).matches()) {
+            throw new IllegalArgumentException("Stage name must match [a-zA-Z0-9-]+; name='" + name + "'");
+        }
+        return new Builder(new Spec(name));
+    }
+
+    /**
+     * The stage name.
+     *
+     * @return the name, never null
+     */
+    public String name() {
+        return name;
+    }
+
+    Map<String, Source> sources() {
+        return sources;
+    }
+
+    Map<String, Topic<?, ?>> sinks() {
+        return sinks;
+    }
+
+    Optional<Ticks> ticks() {
+        return Optional.ofNullable(ticks);
+    }
+
+    Duration truncationInterval() {
+        return truncationInterval;
+    }
+
+    Duration holdWarningAfter() {
+        return holdWarningAfter;
+    }
+
+    Optional<State> state() {
+        return Optional.ofNullable(state);
+    }
+
+    /** The tick topic of this stage in an application: {@code <app>-<stage>-ticks}. */
+    String tickTopic(String applicationId) {
+        return applicationId + "-" + name + "-ticks";
+    }
+
+    @Override
+    public String toString() {
+        return "Stage[" + name + ", sources=" + sources.keySet() + ", sinks=" + sinks.keySet()
+                + (ticks == null ? "" : ", ticks=" + ticks.interval()) + "]";
+    }
+
+    /** Logic over one input: a message or tick in, a step out; stateless logic passes state through. */
+    @FunctionalInterface
+    interface Logic {
+        Step<Object> apply(Object state, Object input);
+    }
+
+    /** One source topic and its logic. */
+    record Source(Topic<?, ?> topic, Logic logic, boolean stateful) {
+    }
+
+    /** The tick declaration. */
+    record Ticks(Duration interval, Logic logic, boolean stateful) {
+    }
+
+    /** A stateful stage's state codec and initial value. */
+    record State(Codec<Object> codec, Supplier<Object> initial) {
+    }
+
+    /** Builder state shared by {@link Builder} and {@link Stateful}. */
+    private static final class Spec {
+        final String name;
+        final Map<String, Source> sources = new LinkedHashMap<>();
+        final Map<String, Topic<?, ?>> sinks = new LinkedHashMap<>();
+        Ticks ticks;
+        Duration truncationInterval = DEFAULT_TRUNCATION_INTERVAL;
+        Duration holdWarningAfter = DEFAULT_HOLD_WARNING;
+        State state;
+
+        Spec(String name) {
+            this.name = name;
+        }
+
+        void source(Topic<?, ?> topic, Logic logic, boolean stateful) {
+            Objects.requireNonNull(topic, "topic");
+            if (sources.putIfAbsent(topic.name(), new Source(topic, logic, stateful)) != null) {
+                throw new IllegalArgumentException("Topic is already a source of this stage; stage=" + name
+                        + ", topic=" + topic.name() + "; declare one handler or fold per source topic");
+            }
+        }
+
+        void sinks(Topic<?, ?>... topics) {
+            for (Topic<?, ?> t : topics) {
+                Objects.requireNonNull(t, "sink topic");
+                sinks.put(t.name(), t);
+            }
+        }
+
+        void ticks(Duration interval, Logic logic, boolean stateful) {
+            Objects.requireNonNull(interval, "interval");
+            if (interval.isZero() || interval.isNegative()) {
+                throw new IllegalArgumentException("Tick interval must be positive; stage=" + name + ", interval="
+                        + interval);
+            }
+            if (ticks != null) {
+                throw new IllegalStateException("Ticks are already declared; stage=" + name
+                        + "; declare ticks once per stage");
+            }
+            ticks = new Ticks(interval, logic, stateful);
+        }
+
+        void truncationInterval(Duration interval) {
+            Objects.requireNonNull(interval, "interval");
+            if (interval.isZero() || interval.isNegative()) {
+                throw new IllegalArgumentException("Truncation interval must be positive; stage=" + name
+                        + ", interval=" + interval);
+            }
+            truncationInterval = interval;
+        }
+
+        void holdWarningAfter(Duration after) {
+            holdWarningAfter = Objects.requireNonNull(after, "after");
+        }
+
+        Stage build() {
+            if (sources.isEmpty()) {
+                throw new IllegalStateException("Stage has no sources; stage=" + name
+                        + "; declare at least one source with on(topic, ...)");
+            }
+            return new Stage(this);
+        }
+    }
+
+    /** Declares a stateless stage; {@link #state} turns it into a stateful one. Not thread-safe. */
+    public static final class Builder {
+
+        private final Spec spec;
+
+        private Builder(Spec spec) {
+            this.spec = spec;
+        }
+
+        /**
+         * Consumes a topic with a handler.
+         *
+         * @param topic the source topic, never null
+         * @param handler the handler, never null
+         * @param <K> the key type
+         * @param <V> the value type
+         * @return this builder
+         * @throws IllegalArgumentException if the topic is already a source of this stage
+         */
+        @SuppressWarnings("unchecked")
+        public <K, V> Builder on(Topic<K, V> topic, Handler<K, V> handler) {
+            Objects.requireNonNull(handler, "handler");
+            spec.source(topic, (s, m) -> new Step<>(s, handler.handle((Message<K, V>) m)), false);
+            return this;
+        }
+
+        /**
+         * Declares topics the stage may emit to; an emission to any other topic fails the task.
+         *
+         * @param sinks the sink topics
+         * @return this builder
+         */
+        public Builder into(Topic<?, ?>... sinks) {
+            spec.sinks(sinks);
+            return this;
+        }
+
+        /**
+         * Declares a tick loop: every interval each task emits a tick to its own tick topic
+         * ({@code <application-id>-<stage>-ticks}, which must exist with as many partitions as the
+         * stage's widest source) and handles it when it is delivered.
+         *
+         * @param interval the cadence floor, positive
+         * @param handler the tick handler, never null
+         * @return this builder
+         * @throws IllegalArgumentException if the interval is not positive
+         * @throws IllegalStateException if ticks are already declared
+         */
+        public Builder ticks(Duration interval, TickHandler handler) {
+            Objects.requireNonNull(handler, "handler");
+            spec.ticks(interval, (s, t) -> new Step<>(s, handler.onTick((Tick) t)), false);
+            return this;
+        }
+
+        /**
+         * Sets how often clocks are truncated to the log starts of the channels they name.
+         *
+         * @param interval positive; default 10 minutes
+         * @return this builder
+         */
+        public Builder truncationInterval(Duration interval) {
+            spec.truncationInterval(interval);
+            return this;
+        }
+
+        /**
+         * Sets how long a record may stay held before a warning is logged; zero or negative
+         * disables the warning.
+         *
+         * @param after default 30 seconds
+         * @return this builder
+         */
+        public Builder holdWarningAfter(Duration after) {
+            spec.holdWarningAfter(after);
+            return this;
+        }
+
+        /**
+         * Makes the stage stateful, with per-key state for its folds.
+         *
+         * @param codec the state codec, never null
+         * @param initial the state of a key that has none; may supply null
+         * @param <S> the state type
+         * @return the stateful builder, never null
+         */
+        @SuppressWarnings("unchecked")
+        public <S> Stateful<S> state(Codec<S> codec, Supplier<S> initial) {
+            Objects.requireNonNull(codec, "codec");
+            Objects.requireNonNull(initial, "initial");
+            spec.state = new State((Codec<Object>) codec, (Supplier<Object>) initial);
+            return new Stateful<>(spec);
+        }
+
+        /**
+         * Builds the stage.
+         *
+         * @return the stage, never null
+         * @throws IllegalStateException if no source is declared
+         */
+        public Stage build() {
+            return spec.build();
+        }
+    }
+
+    /**
+     * Declares a stateful stage: sources may have folds over per-key state. Not thread-safe.
+     *
+     * @param <S> the state type
+     */
+    public static final class Stateful<S> {
+
+        private final Spec spec;
+
+        private Stateful(Spec spec) {
+            this.spec = spec;
+        }
+
+        /**
+         * Consumes a topic with a fold over the message key's state.
+         *
+         * @param topic the source topic, never null
+         * @param fold the fold, never null
+         * @param <K> the key type
+         * @param <V> the value type
+         * @return this builder
+         * @throws IllegalArgumentException if the topic is already a source of this stage
+         */
+        @SuppressWarnings("unchecked")
+        public <K, V> Stateful<S> on(Topic<K, V> topic, Fold<S, K, V> fold) {
+            Objects.requireNonNull(fold, "fold");
+            spec.source(topic, (s, m) -> (Step<Object>) fold.apply((S) s, (Message<K, V>) m), true);
+            return this;
+        }
+
+        /**
+         * Consumes a topic with a stateless handler.
+         *
+         * @param topic the source topic, never null
+         * @param handler the handler, never null
+         * @param <K> the key type
+         * @param <V> the value type
+         * @return this builder
+         * @throws IllegalArgumentException if the topic is already a source of this stage
+         */
+        @SuppressWarnings("unchecked")
+        public <K, V> Stateful<S> on(Topic<K, V> topic, Handler<K, V> handler) {
+            Objects.requireNonNull(handler, "handler");
+            spec.source(topic, (s, m) -> new Step<>(s, handler.handle((Message<K, V>) m)), false);
+            return this;
+        }
+
+        /**
+         * Declares topics the stage may emit to.
+         *
+         * @param sinks the sink topics
+         * @return this builder
+         */
+        public Stateful<S> into(Topic<?, ?>... sinks) {
+            spec.sinks(sinks);
+            return this;
+        }
+
+        /**
+         * Declares a tick loop whose logic folds one state slot per task partition.
+         *
+         * @param interval the cadence floor, positive
+         * @param fold the tick fold, never null
+         * @return this builder
+         * @throws IllegalArgumentException if the interval is not positive
+         * @throws IllegalStateException if ticks are already declared
+         */
+        @SuppressWarnings("unchecked")
+        public Stateful<S> ticks(Duration interval, TickFold<S> fold) {
+            Objects.requireNonNull(fold, "fold");
+            spec.ticks(interval, (s, t) -> (Step<Object>) fold.apply((S) s, (Tick) t), true);
+            return this;
+        }
+
+        /**
+         * Declares a stateless tick loop.
+         *
+         * @param interval the cadence floor, positive
+         * @param handler the tick handler, never null
+         * @return this builder
+         * @throws IllegalArgumentException if the interval is not positive
+         * @throws IllegalStateException if ticks are already declared
+         */
+        public Stateful<S> ticks(Duration interval, TickHandler handler) {
+            Objects.requireNonNull(handler, "handler");
+            spec.ticks(interval, (s, t) -> new Step<>(s, handler.onTick((Tick) t)), false);
+            return this;
+        }
+
+        /**
+         * Sets how often clocks are truncated.
+         *
+         * @param interval positive; default 10 minutes
+         * @return this builder
+         */
+        public Stateful<S> truncationInterval(Duration interval) {
+            spec.truncationInterval(interval);
+            return this;
+        }
+
+        /**
+         * Sets how long a record may stay held before a warning is logged.
+         *
+         * @param after default 30 seconds; zero or negative disables
+         * @return this builder
+         */
+        public Stateful<S> holdWarningAfter(Duration after) {
+            spec.holdWarningAfter(after);
+            return this;
+        }
+
+        /**
+         * Builds the stage.
+         *
+         * @return the stage, never null
+         * @throws IllegalStateException if no source is declared
+         */
+        public Stage build() {
+            return spec.build();
+        }
+    }
+}

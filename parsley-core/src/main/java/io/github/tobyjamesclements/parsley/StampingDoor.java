@@ -1,0 +1,98 @@
+package io.github.tobyjamesclements.parsley;
+
+import java.nio.ByteBuffer;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.utils.Utils;
+import org.apache.kafka.streams.processor.StreamPartitioner;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+
+/**
+ * The single stamping door of a stage task (protocol.md §6, §12.2): every emission is checked
+ * against the declared sinks, encoded once with its topic's codecs, partitioned deterministically,
+ * stamped against that concrete partition, and forwarded to that sink with exactly the stamped
+ * bytes (H4).
+ */
+final class StampingDoor {
+
+    private final ProcessorContext<byte[], byte[]> context;
+    private final CausalNode node;
+    private final Stage stage;
+    private final TopicCatalog catalog;
+    private final String tickTopic;
+    private final Channel tickChannel;
+
+    StampingDoor(ProcessorContext<byte[], byte[]> context, CausalNode node, Stage stage, TopicCatalog catalog,
+            String tickTopic, Channel tickChannel) {
+        this.context = context;
+        this.node = node;
+        this.stage = stage;
+        this.catalog = catalog;
+        this.tickTopic = tickTopic;
+        this.tickChannel = tickChannel;
+    }
+
+    /** Emits in list order; an emission's timestamp defaults to {@code inheritedTimestamp}. */
+    void emit(List<Emission> emissions, long inheritedTimestamp) {
+        for (Emission e : emissions) {
+            String topic = e.topic();
+            if (!stage.sinks().containsKey(topic)) {
+                throw new IllegalArgumentException("Emission to an undeclared sink; stage=" + stage.name()
+                        + ", topic=" + topic + ", declared sinks=" + stage.sinks().keySet()
+                        + "; declare the topic with into(...)");
+            }
+            byte[] key = e.target().encodeKey(e.key());
+            byte[] value = e.target().encodeValue(e.value());
+            int partition = partition(key, catalog.partitions(topic));
+            SendStamp stamp = node.prepareSend(new Channel(catalog.topicId(topic), partition));
+            RecordHeaders headers = new RecordHeaders();
+            CausalHeaders.write(headers, stamp);
+            long ts = e.timestamp() == Emission.INHERIT_TIMESTAMP ? inheritedTimestamp : e.timestamp();
+            context.forward(new Record<>(key, value, ts, headers), sinkName(stage.name(), topic));
+        }
+    }
+
+    /** Emits one tick to this task's own partition of the tick topic (protocol.md §12.5). */
+    void tick(long now) {
+        SendStamp stamp = node.prepareSend(tickChannel);
+        RecordHeaders headers = new RecordHeaders();
+        CausalHeaders.write(headers, stamp);
+        byte[] key = ByteBuffer.allocate(Integer.BYTES).putInt(tickChannel.partition()).array();
+        context.forward(new Record<>(key, null, now, headers), sinkName(stage.name(), tickTopic));
+    }
+
+    static String sinkName(String stage, String topic) {
+        return "vc-" + stage + "-sink-" + topic;
+    }
+
+    /** murmur2 of the key bytes made positive, modulo the partition count; a null key goes to partition 0. */
+    static int partition(byte[] key, int partitions) {
+        return key == null ? 0 : Utils.toPositive(Utils.murmur2(key)) % partitions;
+    }
+
+    /** The sink partitioner: recomputes the door's choice, and fails if the partition count changed. */
+    static StreamPartitioner<byte[], byte[]> partitioner(String topic, int partitions) {
+        return (t, key, value, count) -> {
+            if (count != partitions) {
+                throw new IllegalStateException("Partition count of a sink changed while running; topic=" + topic
+                        + ", resolved=" + partitions + ", now=" + count
+                        + "; causal stamps name partitions: restart the application after repartitioning");
+            }
+            return Optional.of(Set.of(partition(key, partitions)));
+        };
+    }
+
+    /** The tick sink partitioner: the partition is the 4-byte key (F18). */
+    static StreamPartitioner<byte[], byte[]> tickPartitioner(String topic) {
+        return (t, key, value, count) -> {
+            if (key == null || key.length != Integer.BYTES) {
+                throw new IllegalStateException("Malformed tick key; topic=" + topic + ", length="
+                        + (key == null ? "null" : key.length) + "; expected 4 bytes");
+            }
+            return Optional.of(Set.of(ByteBuffer.wrap(key).getInt()));
+        };
+    }
+}
