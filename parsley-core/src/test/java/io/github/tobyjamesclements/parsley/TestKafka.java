@@ -1,0 +1,159 @@
+package io.github.tobyjamesclements.parsley;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsConfig;
+import org.awaitility.Awaitility;
+import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
+
+/**
+ * One in-JVM KRaft broker shared by every broker test of a JVM, configured for transactions on a
+ * single node, plus the small client helpers those tests share. Tests create uniquely named
+ * topics, so they never see each other's records.
+ */
+final class TestKafka {
+
+    private static final AtomicInteger SEQUENCE = new AtomicInteger();
+    private static EmbeddedKafkaKraftBroker broker;
+    private static Admin admin;
+
+    private TestKafka() {
+    }
+
+    static synchronized String bootstrap() {
+        if (broker == null) {
+            EmbeddedKafkaKraftBroker b = new EmbeddedKafkaKraftBroker(1, 1);
+            b.brokerProperties(Map.of(
+                    "transaction.state.log.replication.factor", "1",
+                    "transaction.state.log.min.isr", "1",
+                    "transaction.state.log.num.partitions", "4",
+                    "offsets.topic.num.partitions", "4",
+                    "group.initial.rebalance.delay.ms", "0",
+                    "log.retention.check.interval.ms", "1000"));
+            b.afterPropertiesSet();
+            broker = b;
+            Runtime.getRuntime().addShutdownHook(new Thread(b::destroy));
+        }
+        return broker.getBrokersAsString();
+    }
+
+    static synchronized Admin admin() {
+        if (admin == null) {
+            admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap()));
+        }
+        return admin;
+    }
+
+    /** A name unique in this JVM, usable as a topic or application id. */
+    static String unique(String prefix) {
+        return prefix + "-" + SEQUENCE.incrementAndGet();
+    }
+
+    static void createTopic(String name, int partitions) {
+        createTopic(name, partitions, Map.of());
+    }
+
+    static void createTopic(String name, int partitions, Map<String, String> configs) {
+        try {
+            admin().createTopics(List.of(new NewTopic(name, partitions, (short) 1).configs(configs))).all()
+                    .get(30, TimeUnit.SECONDS);
+        } catch (InterruptedException | ExecutionException | java.util.concurrent.TimeoutException e) {
+            throw new IllegalStateException("Cannot create topic " + name, e);
+        }
+    }
+
+    static Properties streamsProps(String applicationId, java.nio.file.Path stateDir) {
+        Properties p = new Properties();
+        p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap());
+        p.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
+        p.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
+        p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 100);
+        p.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, 1);
+        p.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, 1);
+        p.put(StreamsConfig.consumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG), 10_000);
+        p.put(StreamsConfig.consumerPrefix(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG), 1_000);
+        return p;
+    }
+
+    static KafkaProducer<String, String> producer() {
+        return new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap(),
+                ProducerConfig.ACKS_CONFIG, "all", ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true),
+                new StringSerializer(), new StringSerializer());
+    }
+
+    static KafkaProducer<String, String> transactionalProducer() {
+        KafkaProducer<String, String> p = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                bootstrap(), ProducerConfig.TRANSACTIONAL_ID_CONFIG, unique("tx"),
+                ProducerConfig.ACKS_CONFIG, "all"), new StringSerializer(), new StringSerializer());
+        p.initTransactions();
+        return p;
+    }
+
+    /** Reads, read-committed, until {@code count} records arrived on the topic, or fails after the timeout. */
+    static List<ConsumerRecord<String, String>> readCommitted(String topic, int count, Duration timeout) {
+        List<ConsumerRecord<String, String>> out = new ArrayList<>();
+        try (KafkaConsumer<String, String> c = new KafkaConsumer<>(consumerProps(), new StringDeserializer(),
+                new StringDeserializer())) {
+            List<TopicPartition> tps = c.partitionsFor(topic).stream()
+                    .map(i -> new TopicPartition(topic, i.partition())).toList();
+            c.assign(tps);
+            c.seekToBeginning(tps);
+            Awaitility.await().atMost(timeout).pollInterval(Duration.ofMillis(1)).until(() -> {
+                c.poll(Duration.ofMillis(100)).forEach(out::add);
+                return out.size() >= count;
+            });
+        }
+        return out;
+    }
+
+    /** Everything committed on the topic now (reads to the end offsets). */
+    static List<ConsumerRecord<byte[], byte[]>> readAllBytes(String topic) {
+        List<ConsumerRecord<byte[], byte[]>> out = new ArrayList<>();
+        try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(consumerProps(), new ByteArrayDeserializer(),
+                new ByteArrayDeserializer())) {
+            List<TopicPartition> tps = c.partitionsFor(topic).stream()
+                    .map(i -> new TopicPartition(topic, i.partition())).toList();
+            c.assign(tps);
+            c.seekToBeginning(tps);
+            Map<TopicPartition, Long> ends = c.endOffsets(tps);
+            Awaitility.await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(1)).until(() -> {
+                c.poll(Duration.ofMillis(100)).forEach(out::add);
+                return tps.stream().allMatch(tp -> c.position(tp) >= ends.get(tp));
+            });
+        }
+        return out;
+    }
+
+    private static Map<String, Object> consumerProps() {
+        Map<String, Object> p = new HashMap<>();
+        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap());
+        p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        return p;
+    }
+
+    static void awaitRunning(CausalStreams streams) {
+        Awaitility.await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(20))
+                .until(() -> streams.state() == KafkaStreams.State.RUNNING);
+    }
+}
