@@ -46,6 +46,17 @@ public final class CausalClock {
     }
 
     /**
+     * A clock whose topic ids are those of {@link Parsley#testTopology()}: a way to build the
+     * causal headers of records piped into a {@code TopologyTestDriver}. Never use it against a
+     * broker: its stamps name channels no broker has.
+     *
+     * @return a new clock, never null
+     */
+    public static CausalClock forTestTopology() {
+        return new CausalClock(LocalTopicCatalog::idOf);
+    }
+
+    /**
      * Makes a consumed record, and everything it depends on, a cause of later sends.
      *
      * @param record the consumed record, never null

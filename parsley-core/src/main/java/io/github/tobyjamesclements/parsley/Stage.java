@@ -3,6 +3,7 @@ package io.github.tobyjamesclements.parsley;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -63,6 +64,42 @@ public final class Stage {
      */
     public String name() {
         return name;
+    }
+
+    /**
+     * The source topic names, in declaration order (the tick topic excluded).
+     *
+     * @return an unmodifiable list, never null
+     */
+    public List<String> sourceTopics() {
+        return List.copyOf(sources.keySet());
+    }
+
+    /**
+     * The declared sink topic names, in declaration order (the tick topic excluded).
+     *
+     * @return an unmodifiable list, never null
+     */
+    public List<String> sinkTopics() {
+        return List.copyOf(sinks.keySet());
+    }
+
+    /**
+     * The tick interval, if the stage declares ticks.
+     *
+     * @return the interval, or empty
+     */
+    public Optional<Duration> tickInterval() {
+        return ticks().map(Ticks::interval);
+    }
+
+    /**
+     * Whether the stage keeps fold state.
+     *
+     * @return true for a stage built through {@link Builder#state}
+     */
+    public boolean stateful() {
+        return state != null;
     }
 
     Map<String, Source> sources() {
