@@ -102,6 +102,17 @@ public final class Stage {
         return state != null;
     }
 
+    /**
+     * Whether a source topic is consumed by a fold (rather than a handler).
+     *
+     * @param sourceTopic a source topic name
+     * @return true for a fold, false for a handler or a topic that is not a source
+     */
+    public boolean foldsOver(String sourceTopic) {
+        Source s = sources.get(sourceTopic);
+        return s != null && s.stateful();
+    }
+
     Map<String, Source> sources() {
         return sources;
     }

@@ -84,11 +84,21 @@ public final class Topic<K, V> {
         return new Emission(this, key, value, timestampMs);
     }
 
-    Codec<K> keyCodec() {
+    /**
+     * The key codec.
+     *
+     * @return the codec, never null
+     */
+    public Codec<K> keyCodec() {
         return keyCodec;
     }
 
-    Codec<V> valueCodec() {
+    /**
+     * The value codec.
+     *
+     * @return the codec, never null
+     */
+    public Codec<V> valueCodec() {
         return valueCodec;
     }
 

@@ -1,0 +1,42 @@
+package io.github.tobyjamesclements.parsley.spring;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+/**
+ * Marks a bean method as a fold over per-key state for one source of a causal stage.
+ *
+ * <p>Accepted signature: {@code Step<S> m(S state, Message<K, V> message)}. Every fold and tick
+ * fold of one stage shares the state type {@code S}. The state codec defaults to JSON through the
+ * application's JSON mapper and the initial state to {@code S}'s no-arg constructor (or null when
+ * it has none); a {@link CausalState} bean for the stage overrides both.
+ */
+@Target(ElementType.METHOD)
+@Retention(RetentionPolicy.RUNTIME)
+@Documented
+public @interface CausalFold {
+
+    /**
+     * The stage name, matching {@code [a-zA-Z0-9-]+}.
+     *
+     * @return the stage name
+     */
+    String stage();
+
+    /**
+     * The name of the source topic; a {@code Topic} bean with this name must exist.
+     *
+     * @return the topic name
+     */
+    String source();
+
+    /**
+     * The names of the topics this method may emit to.
+     *
+     * @return the sink topic names
+     */
+    String[] sinks() default {};
+}

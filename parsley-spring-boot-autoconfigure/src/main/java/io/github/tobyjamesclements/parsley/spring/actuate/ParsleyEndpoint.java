@@ -1,0 +1,190 @@
+package io.github.tobyjamesclements.parsley.spring.actuate;
+
+import io.github.tobyjamesclements.parsley.CausalStreams;
+import io.github.tobyjamesclements.parsley.HeldRecord;
+import io.github.tobyjamesclements.parsley.Parsley;
+import io.github.tobyjamesclements.parsley.Stage;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+import org.springframework.boot.actuate.endpoint.OperationResponseBody;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
+
+/**
+ * The {@code parsley} Actuator endpoint: the stages (sources with handler or fold, sinks, ticks),
+ * the topology and every held head with its unmet claims. Payload-free.
+ */
+@Endpoint(id = "parsley")
+public class ParsleyEndpoint {
+
+    private final CausalStreams streams;
+    private final Parsley parsley;
+
+    /**
+     * Creates the endpoint.
+     *
+     * @param streams the application
+     * @param parsley its composition
+     */
+    public ParsleyEndpoint(CausalStreams streams, Parsley parsley) {
+        this.streams = streams;
+        this.parsley = parsley;
+    }
+
+    /**
+     * Describes the application.
+     *
+     * @return the description
+     */
+    @ReadOperation
+    public ParsleyDescriptor parsley() {
+        List<StageDescriptor> stages = parsley.stages().stream().map(StageDescriptor::new).toList();
+        List<HoldDescriptor> holds = streams.explainHolds().stream().map(HoldDescriptor::new).toList();
+        return new ParsleyDescriptor(parsley.applicationId(), streams.state().name(), stages,
+                streams.topology().toString(), holds);
+    }
+
+    /** The whole application. */
+    public static final class ParsleyDescriptor implements OperationResponseBody {
+
+        private final String applicationId;
+        private final String state;
+        private final List<StageDescriptor> stages;
+        private final String topology;
+        private final List<HoldDescriptor> holds;
+
+        ParsleyDescriptor(String applicationId, String state, List<StageDescriptor> stages, String topology,
+                List<HoldDescriptor> holds) {
+            this.applicationId = applicationId;
+            this.state = state;
+            this.stages = stages;
+            this.topology = topology;
+            this.holds = holds;
+        }
+
+        public String getApplicationId() {
+            return applicationId;
+        }
+
+        public String getState() {
+            return state;
+        }
+
+        public List<StageDescriptor> getStages() {
+            return stages;
+        }
+
+        public String getTopology() {
+            return topology;
+        }
+
+        public List<HoldDescriptor> getHolds() {
+            return holds;
+        }
+    }
+
+    /** One stage. */
+    public static final class StageDescriptor {
+
+        private final String name;
+        private final List<SourceDescriptor> sources;
+        private final List<String> sinks;
+        private final @Nullable String ticks;
+        private final boolean stateful;
+
+        StageDescriptor(Stage stage) {
+            this.name = stage.name();
+            this.sources = stage.sourceTopics().stream()
+                    .map(t -> new SourceDescriptor(t, stage.foldsOver(t) ? "fold" : "handler")).toList();
+            this.sinks = stage.sinkTopics();
+            this.ticks = stage.tickInterval().map(Object::toString).orElse(null);
+            this.stateful = stage.stateful();
+        }
+
+        public String getName() {
+            return name;
+        }
+
+        public List<SourceDescriptor> getSources() {
+            return sources;
+        }
+
+        public List<String> getSinks() {
+            return sinks;
+        }
+
+        public @Nullable String getTicks() {
+            return ticks;
+        }
+
+        public boolean isStateful() {
+            return stateful;
+        }
+    }
+
+    /** One source topic and the kind of logic consuming it. */
+    public static final class SourceDescriptor {
+
+        private final String topic;
+        private final String logic;
+
+        SourceDescriptor(String topic, String logic) {
+            this.topic = topic;
+            this.logic = logic;
+        }
+
+        public String getTopic() {
+            return topic;
+        }
+
+        public String getLogic() {
+            return logic;
+        }
+    }
+
+    /** One held head. */
+    public static final class HoldDescriptor {
+
+        private final HeldRecord held;
+
+        HoldDescriptor(HeldRecord held) {
+            this.held = held;
+        }
+
+        public String getStage() {
+            return held.stage();
+        }
+
+        public String getTask() {
+            return held.taskId();
+        }
+
+        public String getTopic() {
+            return held.topic();
+        }
+
+        public int getPartition() {
+            return held.partition();
+        }
+
+        public long getOffset() {
+            return held.offset();
+        }
+
+        public long getHeldForMs() {
+            return held.heldFor().toMillis();
+        }
+
+        public int getQueued() {
+            return held.queued();
+        }
+
+        public String getDiagnosis() {
+            return held.diagnosis().code();
+        }
+
+        public List<HeldRecord.UnmetClaim> getUnmetClaims() {
+            return held.unmetClaims();
+        }
+    }
+}

@@ -1,0 +1,105 @@
+package io.github.tobyjamesclements.parsley.spring.actuate;
+
+import io.github.tobyjamesclements.parsley.CausalStreams;
+import io.github.tobyjamesclements.parsley.HeldRecord;
+import io.github.tobyjamesclements.parsley.Parsley;
+import io.github.tobyjamesclements.parsley.Stage;
+import io.github.tobyjamesclements.parsley.spring.autoconfigure.ParsleyStatus;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.TaskMetadata;
+import org.apache.kafka.streams.ThreadMetadata;
+import org.springframework.boot.health.contributor.AbstractHealthIndicator;
+import org.springframework.boot.health.contributor.Health;
+
+/**
+ * Health of a Parsley application, from local state only (no broker calls per request).
+ *
+ * <p>UP while the Kafka Streams client is running or rebalancing; DOWN in error, after it stopped,
+ * or (with {@code parsley.health.down-on-stall=true}) while a record has been held longer than
+ * {@code parsley.health.hold-age-threshold}; UNKNOWN before it started. Details: state, application
+ * id, enforced guarantee, stages, local tasks, holds with the oldest hold's age and diagnosis, and
+ * {@code stalled=true} once a hold is older than the threshold. No payloads, no secrets.
+ */
+public class ParsleyHealthIndicator extends AbstractHealthIndicator {
+
+    private final CausalStreams streams;
+    private final Parsley parsley;
+    private final ParsleyStatus status;
+    private final Duration holdAgeThreshold;
+    private final boolean downOnStall;
+
+    /**
+     * Creates the indicator.
+     *
+     * @param streams the application
+     * @param parsley its composition
+     * @param status what the starter observed
+     * @param holdAgeThreshold the hold age that counts as a stall
+     * @param downOnStall whether a stall turns the status DOWN
+     */
+    public ParsleyHealthIndicator(CausalStreams streams, Parsley parsley, ParsleyStatus status,
+            Duration holdAgeThreshold, boolean downOnStall) {
+        super("Parsley health check failed");
+        this.streams = Objects.requireNonNull(streams, "'streams' must not be null");
+        this.parsley = Objects.requireNonNull(parsley, "'parsley' must not be null");
+        this.status = Objects.requireNonNull(status, "'status' must not be null");
+        this.holdAgeThreshold = Objects.requireNonNull(holdAgeThreshold, "'holdAgeThreshold' must not be null");
+        this.downOnStall = downOnStall;
+    }
+
+    @Override
+    protected void doHealthCheck(Health.Builder builder) {
+        KafkaStreams.State state = streams.state();
+        List<HeldRecord> holds = streams.explainHolds();
+        boolean stalled = !holds.isEmpty() && holds.get(0).heldFor().compareTo(holdAgeThreshold) > 0;
+        switch (state) {
+            case RUNNING, REBALANCING -> {
+                if (stalled && downOnStall) {
+                    builder.down();
+                } else {
+                    builder.up();
+                }
+            }
+            case CREATED -> builder.unknown();
+            default -> builder.down();
+        }
+        builder.withDetail("state", state.name());
+        builder.withDetail("applicationId", parsley.applicationId());
+        builder.withDetail("guarantee", "exactly_once_v2");
+        builder.withDetail("stages", parsley.stages().stream().map(Stage::name).toList());
+        builder.withDetail("tasks", tasks());
+        Map<String, Object> holdDetails = new LinkedHashMap<>();
+        holdDetails.put("count", holds.size());
+        if (!holds.isEmpty()) {
+            HeldRecord oldest = holds.get(0);
+            holdDetails.put("oldestAgeMs", oldest.heldFor().toMillis());
+            holdDetails.put("oldest", oldest.stage() + " " + oldest.topic() + "-" + oldest.partition() + "@"
+                    + oldest.offset());
+            holdDetails.put("diagnosis", oldest.diagnosis().code());
+        }
+        holdDetails.put("thresholdMs", holdAgeThreshold.toMillis());
+        holdDetails.put("stalled", stalled);
+        builder.withDetail("holds", holdDetails);
+        Throwable failure = status.lastUncaught();
+        if (failure != null) {
+            builder.withDetail("lastError", failure.getClass().getName() + ": " + failure.getMessage());
+        }
+    }
+
+    private List<String> tasks() {
+        List<String> out = new ArrayList<>();
+        for (ThreadMetadata thread : streams.metadataForLocalThreads()) {
+            for (TaskMetadata task : thread.activeTasks()) {
+                out.add(task.taskId().toString());
+            }
+        }
+        out.sort(null);
+        return out;
+    }
+}

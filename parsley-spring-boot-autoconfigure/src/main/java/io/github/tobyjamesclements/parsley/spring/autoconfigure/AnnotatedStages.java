@@ -1,0 +1,212 @@
+package io.github.tobyjamesclements.parsley.spring.autoconfigure;
+
+import io.github.tobyjamesclements.parsley.Codec;
+import io.github.tobyjamesclements.parsley.Fold;
+import io.github.tobyjamesclements.parsley.Handler;
+import io.github.tobyjamesclements.parsley.Message;
+import io.github.tobyjamesclements.parsley.Parsley;
+import io.github.tobyjamesclements.parsley.Stage;
+import io.github.tobyjamesclements.parsley.TickFold;
+import io.github.tobyjamesclements.parsley.TickHandler;
+import io.github.tobyjamesclements.parsley.Topic;
+import io.github.tobyjamesclements.parsley.spring.CausalState;
+import io.github.tobyjamesclements.parsley.spring.ParsleyCodecs;
+import io.github.tobyjamesclements.parsley.spring.diagnostics.DuplicateSourceException;
+import io.github.tobyjamesclements.parsley.spring.diagnostics.InvalidCausalMethodException;
+import io.github.tobyjamesclements.parsley.spring.diagnostics.TopicTypeMismatchException;
+import io.github.tobyjamesclements.parsley.spring.diagnostics.UnknownTopicException;
+import java.lang.reflect.Constructor;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
+import org.springframework.beans.factory.config.BeanDefinition;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.beans.factory.support.RootBeanDefinition;
+import org.springframework.core.ResolvableType;
+
+/**
+ * Composes validated annotated methods into stages and one {@link Parsley}: methods sharing a
+ * stage name form one stage, every named topic must be a {@code Topic} bean whose types fit, and
+ * each source topic belongs to one method.
+ */
+final class AnnotatedStages {
+
+    private final ConfigurableListableBeanFactory beanFactory;
+    private final Map<String, Topic<?, ?>> topics = new TreeMap<>();
+    private final Map<String, String> topicBeans = new TreeMap<>();
+    private final Map<String, CausalState<?>> states = new TreeMap<>();
+    private final @Nullable ParsleyCodecs codecs;
+    private final ParsleyProperties properties;
+
+    AnnotatedStages(ConfigurableListableBeanFactory beanFactory, @Nullable ParsleyCodecs codecs,
+            ParsleyProperties properties) {
+        this.beanFactory = beanFactory;
+        this.codecs = codecs;
+        this.properties = properties;
+        beanFactory.getBeansOfType(Topic.class).forEach((bean, topic) -> {
+            topics.put(topic.name(), topic);
+            topicBeans.put(topic.name(), bean);
+        });
+        beanFactory.getBeansOfType(CausalState.class).values().forEach(s -> states.put(s.stage(), s));
+    }
+
+    Parsley compose(String applicationId, List<CausalMethod> methods) {
+        Map<String, List<CausalMethod>> byStage = new LinkedHashMap<>();
+        Map<String, CausalMethod> sources = new TreeMap<>();
+        for (CausalMethod m : methods) {
+            byStage.computeIfAbsent(m.stage(), s -> new ArrayList<>()).add(m);
+            if (m.source() != null) {
+                CausalMethod previous = sources.putIfAbsent(m.source(), m);
+                if (previous != null) {
+                    throw new DuplicateSourceException(m.source(), where(previous), where(m));
+                }
+                checkTypes(m, topic(m, m.source()));
+            }
+            m.sinks().forEach(s -> topic(m, s));
+        }
+        List<Stage> stages = new ArrayList<>();
+        byStage.forEach((name, list) -> stages.add(stage(name, list)));
+        return Parsley.named(applicationId, stages.toArray(Stage[]::new));
+    }
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private Stage stage(String name, List<CausalMethod> methods) {
+        Set<Topic<?, ?>> sinks = new LinkedHashSet<>();
+        methods.forEach(m -> m.sinks().forEach(s -> sinks.add(topics.get(s))));
+        CausalMethod tick = singleTick(methods);
+        ParsleyProperties.StageSettings settings = properties.getStages().get(name);
+        Duration truncation = settings != null && settings.getTruncationInterval() != null
+                ? settings.getTruncationInterval() : properties.getTruncationInterval();
+        Duration warning = settings != null && settings.getHoldWarningAfter() != null
+                ? settings.getHoldWarningAfter() : properties.getHoldWarningAfter();
+        CausalMethod stateful = methods.stream().filter(m -> m.kind().stateful()).findFirst().orElse(null);
+        if (stateful == null) {
+            Stage.Builder b = Stage.named(name).truncationInterval(truncation).holdWarningAfter(warning);
+            for (CausalMethod m : methods) {
+                if (m.kind() == CausalMethod.Kind.HANDLER) {
+                    b.on((Topic) topics.get(m.source()), (Handler) msg -> m.emissions(msg));
+                }
+            }
+            if (tick != null) {
+                b.ticks(tick.every(), (TickHandler) t -> tick.emissions(t));
+            }
+            return b.into(sinks.toArray(Topic[]::new)).build();
+        }
+        Stage.Stateful<Object> b = Stage.named(name).truncationInterval(truncation).holdWarningAfter(warning)
+                .state(stateCodec(name, stateful, methods), stateInitial(name, stateful));
+        for (CausalMethod m : methods) {
+            if (m.kind() == CausalMethod.Kind.HANDLER) {
+                b.on((Topic) topics.get(m.source()), (Handler) msg -> m.emissions(msg));
+            } else if (m.kind() == CausalMethod.Kind.FOLD) {
+                b.on((Topic) topics.get(m.source()), (Fold<Object, Object, Object>) (s, msg) -> m.step(s, msg));
+            }
+        }
+        if (tick != null && tick.kind() == CausalMethod.Kind.TICK_FOLD) {
+            b.ticks(tick.every(), (TickFold<Object>) (s, t) -> tick.step(s, t));
+        } else if (tick != null) {
+            b.ticks(tick.every(), (TickHandler) t -> tick.emissions(t));
+        }
+        return b.into(sinks.toArray(Topic[]::new)).build();
+    }
+
+    private static @Nullable CausalMethod singleTick(List<CausalMethod> methods) {
+        CausalMethod tick = null;
+        for (CausalMethod m : methods) {
+            if (m.kind() == CausalMethod.Kind.TICK || m.kind() == CausalMethod.Kind.TICK_FOLD) {
+                if (tick != null) {
+                    throw invalid(m, "stage '" + m.stage() + "' already has a tick method, " + tick.description());
+                }
+                tick = m;
+            }
+        }
+        return tick;
+    }
+
+    @SuppressWarnings("unchecked")
+    private Codec<Object> stateCodec(String stage, CausalMethod first, List<CausalMethod> methods) {
+        Class<?> type = first.stateType().resolve();
+        for (CausalMethod m : methods) {
+            if (m.kind().stateful() && m.stateType().resolve() != type) {
+                throw invalid(m, "its state type " + m.stateType() + " differs from " + type.getSimpleName()
+                        + " of " + first.description() + "; all folds of stage '" + stage + "' share one state type");
+            }
+        }
+        CausalState<?> declared = states.get(stage);
+        if (declared != null) {
+            return (Codec<Object>) declared.codec();
+        }
+        if (codecs == null) {
+            throw invalid(first, "stage '" + stage + "' needs a state codec: add a JSON mapper (spring-boot-jackson)"
+                    + " or declare a CausalState bean for the stage");
+        }
+        return (Codec<Object>) codecs.json(type);
+    }
+
+    @SuppressWarnings("unchecked")
+    private Supplier<Object> stateInitial(String stage, CausalMethod first) {
+        CausalState<?> declared = states.get(stage);
+        if (declared != null) {
+            return (Supplier<Object>) declared.initial();
+        }
+        Class<?> type = first.stateType().resolve();
+        Constructor<?> noArg;
+        try {
+            noArg = type.getDeclaredConstructor();
+        } catch (NoSuchMethodException e) {
+            return () -> null;
+        }
+        noArg.setAccessible(true);
+        return () -> {
+            try {
+                return noArg.newInstance();
+            } catch (ReflectiveOperationException e) {
+                throw new IllegalStateException("Cannot create the initial state of stage '" + stage + "' with "
+                        + noArg, e);
+            }
+        };
+    }
+
+    private Topic<?, ?> topic(CausalMethod m, String name) {
+        Topic<?, ?> t = topics.get(name);
+        if (t == null) {
+            throw new UnknownTopicException(m.beanName(), m.description(), name, List.copyOf(topics.keySet()));
+        }
+        return t;
+    }
+
+    private void checkTypes(CausalMethod m, Topic<?, ?> topic) {
+        ResolvableType declared = topicType(topicBeans.get(topic.name()));
+        int messageIndex = m.kind() == CausalMethod.Kind.FOLD ? 1 : 0;
+        ResolvableType message = ResolvableType.forMethodParameter(m.method(), messageIndex).as(Message.class);
+        for (int i = 0; i < 2; i++) {
+            ResolvableType wanted = message.getGeneric(i);
+            ResolvableType actual = declared.getGeneric(i);
+            if (wanted.resolve() != null && actual.resolve() != null && !wanted.isAssignableFrom(actual)) {
+                throw new TopicTypeMismatchException(m.beanName(), m.description(), topic.name(),
+                        message.toString(), declared.toString());
+            }
+        }
+    }
+
+    private ResolvableType topicType(String beanName) {
+        BeanDefinition bd = beanFactory.getMergedBeanDefinition(beanName);
+        ResolvableType type = bd instanceof RootBeanDefinition root ? root.getResolvableType() : ResolvableType.NONE;
+        return type.as(Topic.class);
+    }
+
+    private static String where(CausalMethod m) {
+        return "stage '" + m.stage() + "' (" + m.beanName() + "." + m.method().getName() + ")";
+    }
+
+    private static InvalidCausalMethodException invalid(CausalMethod m, String rule) {
+        return new InvalidCausalMethodException(m.beanName(), CausalMethodScanner.describe(m.method()),
+                m.kind().annotation, rule);
+    }
+}

@@ -1,0 +1,180 @@
+package io.github.tobyjamesclements.parsley.spring.autoconfigure;
+
+import io.github.tobyjamesclements.parsley.Emission;
+import io.github.tobyjamesclements.parsley.Message;
+import io.github.tobyjamesclements.parsley.Step;
+import io.github.tobyjamesclements.parsley.Tick;
+import io.github.tobyjamesclements.parsley.spring.CausalFold;
+import io.github.tobyjamesclements.parsley.spring.CausalHandler;
+import io.github.tobyjamesclements.parsley.spring.CausalTick;
+import io.github.tobyjamesclements.parsley.spring.diagnostics.InvalidCausalMethodException;
+import java.lang.annotation.Annotation;
+import java.lang.reflect.Method;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
+import org.springframework.aop.support.AopUtils;
+import org.springframework.beans.factory.config.BeanDefinition;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.boot.convert.DurationStyle;
+import org.springframework.core.MethodIntrospector;
+import org.springframework.core.ResolvableType;
+import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.util.ClassUtils;
+import org.springframework.util.ReflectionUtils;
+
+/**
+ * Finds {@link CausalHandler}, {@link CausalFold} and {@link CausalTick} methods on the beans of a
+ * context and validates their signatures, failing with {@link InvalidCausalMethodException}.
+ */
+final class CausalMethodScanner {
+
+    private static final Pattern STAGE_NAME = Pattern.compile("[a-zA-Z0-9-]+");
+    private static final List<Class<? extends Annotation>> ANNOTATIONS = List.of(CausalHandler.class,
+            CausalFold.class, CausalTick.class);
+
+    private CausalMethodScanner() {
+    }
+
+    /** Whether any bean's class declares an annotated method; instantiates nothing. */
+    static boolean anyAnnotated(ConfigurableListableBeanFactory beanFactory) {
+        for (String name : beanFactory.getBeanDefinitionNames()) {
+            Class<?> type = typeOf(beanFactory, name);
+            if (type != null && !annotatedMethods(type).isEmpty()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Every annotated method, validated, in bean then method-name order. */
+    static List<CausalMethod> scan(ConfigurableListableBeanFactory beanFactory) {
+        List<CausalMethod> out = new ArrayList<>();
+        for (String name : beanFactory.getBeanDefinitionNames()) {
+            Class<?> type = typeOf(beanFactory, name);
+            if (type == null) {
+                continue;
+            }
+            Map<Method, Annotation> methods = annotatedMethods(type);
+            if (methods.isEmpty()) {
+                continue;
+            }
+            Object bean = beanFactory.getBean(name);
+            methods.entrySet().stream().sorted(Comparator.comparing(e -> e.getKey().toGenericString()))
+                    .forEach(e -> out.add(validate(name, bean, e.getKey(), e.getValue())));
+        }
+        return out;
+    }
+
+    private static @Nullable Class<?> typeOf(ConfigurableListableBeanFactory beanFactory, String name) {
+        if (beanFactory.containsBeanDefinition(name)
+                && beanFactory.getBeanDefinition(name).getRole() == BeanDefinition.ROLE_INFRASTRUCTURE) {
+            return null;
+        }
+        Class<?> type = beanFactory.getType(name, false);
+        return type == null ? null : ClassUtils.getUserClass(type);
+    }
+
+    private static Map<Method, Annotation> annotatedMethods(Class<?> type) {
+        return MethodIntrospector.selectMethods(type, (MethodIntrospector.MetadataLookup<Annotation>) m -> {
+            for (Class<? extends Annotation> a : ANNOTATIONS) {
+                Annotation found = AnnotatedElementUtils.findMergedAnnotation(m, a);
+                if (found != null) {
+                    return found;
+                }
+            }
+            return null;
+        });
+    }
+
+    private static CausalMethod validate(String beanName, Object bean, Method method, Annotation annotation) {
+        Method invocable = AopUtils.selectInvocableMethod(method, bean.getClass());
+        ReflectionUtils.makeAccessible(invocable);
+        Class<?>[] params = method.getParameterTypes();
+        if (annotation instanceof CausalHandler h) {
+            Rules r = new Rules(beanName, method, "@CausalHandler");
+            r.stageName(h.stage());
+            r.check(params.length == 1 && params[0] == Message.class,
+                    "it must take exactly one parameter of type Message<K, V>");
+            r.emissionsReturn();
+            return new CausalMethod(beanName, bean, invocable, CausalMethod.Kind.HANDLER, h.stage(), h.source(),
+                    List.of(h.sinks()), null, null);
+        }
+        if (annotation instanceof CausalFold f) {
+            Rules r = new Rules(beanName, method, "@CausalFold");
+            r.stageName(f.stage());
+            r.check(params.length == 2 && params[1] == Message.class,
+                    "it must take (S state, Message<K, V> message)");
+            return new CausalMethod(beanName, bean, invocable, CausalMethod.Kind.FOLD, f.stage(), f.source(),
+                    List.of(f.sinks()), null, r.stepOfState());
+        }
+        CausalTick t = (CausalTick) annotation;
+        Rules r = new Rules(beanName, method, "@CausalTick");
+        r.stageName(t.stage());
+        Duration every = r.interval(t.every());
+        if (params.length == 1) {
+            r.check(params[0] == Tick.class, "it must take (Tick tick) or (S state, Tick tick)");
+            r.emissionsReturn();
+            return new CausalMethod(beanName, bean, invocable, CausalMethod.Kind.TICK, t.stage(), null,
+                    List.of(t.sinks()), every, null);
+        }
+        r.check(params.length == 2 && params[1] == Tick.class, "it must take (Tick tick) or (S state, Tick tick)");
+        return new CausalMethod(beanName, bean, invocable, CausalMethod.Kind.TICK_FOLD, t.stage(), null,
+                List.of(t.sinks()), every, r.stepOfState());
+    }
+
+    /** Signature rules, each failing with the bean, the method and the rule broken. */
+    private record Rules(String beanName, Method method, String annotation) {
+
+        void check(boolean ok, String rule) {
+            if (!ok) {
+                throw new InvalidCausalMethodException(beanName, describe(method), annotation, rule);
+            }
+        }
+
+        void stageName(String stage) {
+            check(STAGE_NAME.matcher(stage).matches(), "stage name '" + stage + "' must match [a-zA-Z0-9-]+");
+        }
+
+        void emissionsReturn() {
+            Class<?> returned = method.getReturnType();
+            boolean list = returned == List.class && Emission.class.equals(
+                    ResolvableType.forMethodReturnType(method).as(List.class).getGeneric(0).resolve());
+            check(returned == void.class || returned == Emission.class || list,
+                    "it must return List<Emission>, Emission or void, not " + method.getGenericReturnType());
+        }
+
+        ResolvableType stepOfState() {
+            check(method.getReturnType() == Step.class, "it must return Step<S>, not " + method.getGenericReturnType());
+            ResolvableType state = ResolvableType.forMethodParameter(method, 0);
+            ResolvableType stepState = ResolvableType.forMethodReturnType(method).as(Step.class).getGeneric(0);
+            check(stepState.resolve() == null || stepState.resolve() == state.resolve(),
+                    "its state parameter (" + state + ") and its Step type (" + stepState + ") must be the same");
+            check(state.resolve() != null && !state.resolve().isPrimitive(),
+                    "its state parameter must be a reference type, not " + state);
+            return state;
+        }
+
+        Duration interval(String every) {
+            Duration d;
+            try {
+                d = DurationStyle.detectAndParse(every);
+            } catch (IllegalArgumentException e) {
+                d = null;
+            }
+            check(d != null && !d.isZero() && !d.isNegative(),
+                    "every='" + every + "' must be a positive duration such as 500ms, 5s or PT1M");
+            return d;
+        }
+    }
+
+    static String describe(Method method) {
+        return method.getDeclaringClass().getSimpleName() + "." + method.getName() + "("
+                + String.join(", ", Arrays.stream(method.getParameterTypes()).map(Class::getSimpleName).toList()) + ")";
+    }
+}

@@ -1,0 +1,75 @@
+package io.github.tobyjamesclements.parsley.spring.autoconfigure;
+
+import io.github.tobyjamesclements.parsley.Parsley;
+import io.github.tobyjamesclements.parsley.spring.ParsleyCodecs;
+import io.github.tobyjamesclements.parsley.spring.diagnostics.MissingApplicationIdException;
+import org.apache.kafka.streams.KafkaStreams;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.kafka.autoconfigure.KafkaAutoConfiguration;
+import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
+import org.springframework.util.StringUtils;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Auto-configuration for Parsley's stages: composes the {@code @CausalHandler},
+ * {@code @CausalFold} and {@code @CausalTick} methods of the context into one {@link Parsley}.
+ *
+ * @since 0.1.0
+ */
+@AutoConfiguration(after = KafkaAutoConfiguration.class,
+        afterName = "org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration")
+@ConditionalOnClass({Parsley.class, KafkaStreams.class, KafkaProperties.class})
+@ConditionalOnBooleanProperty(name = "parsley.enabled", matchIfMissing = true)
+@EnableConfigurationProperties(ParsleyProperties.class)
+public final class ParsleyAutoConfiguration {
+
+    ParsleyAutoConfiguration() {
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    @Conditional(OnCausalMethodsCondition.class)
+    Parsley parsley(ConfigurableListableBeanFactory beanFactory, ObjectProvider<ParsleyCodecs> codecs,
+            ParsleyProperties properties, KafkaProperties kafka, Environment environment) {
+        String applicationId = applicationId(properties, kafka, environment);
+        return new AnnotatedStages(beanFactory, codecs.getIfAvailable(), properties)
+                .compose(applicationId, CausalMethodScanner.scan(beanFactory));
+    }
+
+    static String applicationId(ParsleyProperties properties, KafkaProperties kafka, Environment environment) {
+        if (StringUtils.hasText(properties.getApplicationId())) {
+            return properties.getApplicationId();
+        }
+        if (StringUtils.hasText(kafka.getStreams().getApplicationId())) {
+            return kafka.getStreams().getApplicationId();
+        }
+        String name = environment.getProperty("spring.application.name");
+        if (StringUtils.hasText(name)) {
+            return name;
+        }
+        throw new MissingApplicationIdException();
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(JsonMapper.class)
+    static class CodecsConfiguration {
+
+        @Bean
+        @ConditionalOnMissingBean
+        @ConditionalOnBean(JsonMapper.class)
+        ParsleyCodecs parsleyCodecs(JsonMapper mapper) {
+            return new ParsleyCodecs(mapper);
+        }
+    }
+}

@@ -1,0 +1,205 @@
+package io.github.tobyjamesclements.parsley.spring.autoconfigure;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/**
+ * Parsley's own settings. Kafka connection, security and Kafka Streams settings stay under
+ * {@code spring.kafka.*} and {@code spring.kafka.streams.*}.
+ */
+@ConfigurationProperties("parsley")
+public class ParsleyProperties {
+
+    /** Whether to run the annotated causal stages. */
+    private boolean enabled = true;
+
+    /**
+     * Kafka Streams application id of the causal stages. Defaults to
+     * 'spring.kafka.streams.application-id', then 'spring.application.name'.
+     */
+    private @Nullable String applicationId;
+
+    /** Time between truncations of clocks to the log starts of the channels they name. */
+    private Duration truncationInterval = Duration.ofMinutes(10);
+
+    /** Time a record may stay held before a warning is logged; zero disables the warning. */
+    private Duration holdWarningAfter = Duration.ofSeconds(30);
+
+    /** Longest time to wait for the Streams client to close on shutdown. */
+    private Duration closeTimeout = Duration.ofSeconds(20);
+
+    /** Per-stage overrides, keyed by stage name. */
+    private final Map<String, StageSettings> stages = new LinkedHashMap<>();
+
+    private final Topics topics = new Topics();
+
+    private final Health health = new Health();
+
+    private final Streams streams = new Streams();
+
+    public boolean isEnabled() {
+        return enabled;
+    }
+
+    public void setEnabled(boolean enabled) {
+        this.enabled = enabled;
+    }
+
+    public @Nullable String getApplicationId() {
+        return applicationId;
+    }
+
+    public void setApplicationId(@Nullable String applicationId) {
+        this.applicationId = applicationId;
+    }
+
+    public Duration getTruncationInterval() {
+        return truncationInterval;
+    }
+
+    public void setTruncationInterval(Duration truncationInterval) {
+        this.truncationInterval = truncationInterval;
+    }
+
+    public Duration getHoldWarningAfter() {
+        return holdWarningAfter;
+    }
+
+    public void setHoldWarningAfter(Duration holdWarningAfter) {
+        this.holdWarningAfter = holdWarningAfter;
+    }
+
+    public Duration getCloseTimeout() {
+        return closeTimeout;
+    }
+
+    public void setCloseTimeout(Duration closeTimeout) {
+        this.closeTimeout = closeTimeout;
+    }
+
+    public Map<String, StageSettings> getStages() {
+        return stages;
+    }
+
+    public Topics getTopics() {
+        return topics;
+    }
+
+    public Health getHealth() {
+        return health;
+    }
+
+    public Streams getStreams() {
+        return streams;
+    }
+
+    /** The running application. */
+    public static class Streams {
+
+        /**
+         * Whether to create and run the Kafka Streams application; false builds the stages only, for
+         * broker-less tests.
+         */
+        private boolean enabled = true;
+
+        public boolean isEnabled() {
+            return enabled;
+        }
+
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
+    }
+
+    /** Overrides for one stage. */
+    public static class StageSettings {
+
+        /** Time between truncations of this stage's clocks; defaults to 'parsley.truncation-interval'. */
+        private @Nullable Duration truncationInterval;
+
+        /** Time a record of this stage may stay held before a warning; defaults to 'parsley.hold-warning-after'. */
+        private @Nullable Duration holdWarningAfter;
+
+        public @Nullable Duration getTruncationInterval() {
+            return truncationInterval;
+        }
+
+        public void setTruncationInterval(@Nullable Duration truncationInterval) {
+            this.truncationInterval = truncationInterval;
+        }
+
+        public @Nullable Duration getHoldWarningAfter() {
+            return holdWarningAfter;
+        }
+
+        public void setHoldWarningAfter(@Nullable Duration holdWarningAfter) {
+            this.holdWarningAfter = holdWarningAfter;
+        }
+    }
+
+    /** Topic creation at startup, for development and tests; production topics are created by hand. */
+    public static class Topics {
+
+        /** Whether to create missing source, sink and tick topics at startup. */
+        private boolean create = false;
+
+        /** Number of partitions of created source and sink topics; tick topics get the stage's widest source's. */
+        private int partitions = 1;
+
+        /** Replication factor of created topics. */
+        private short replicationFactor = 1;
+
+        public boolean isCreate() {
+            return create;
+        }
+
+        public void setCreate(boolean create) {
+            this.create = create;
+        }
+
+        public int getPartitions() {
+            return partitions;
+        }
+
+        public void setPartitions(int partitions) {
+            this.partitions = partitions;
+        }
+
+        public short getReplicationFactor() {
+            return replicationFactor;
+        }
+
+        public void setReplicationFactor(short replicationFactor) {
+            this.replicationFactor = replicationFactor;
+        }
+    }
+
+    /** Health contributor settings. */
+    public static class Health {
+
+        /** Hold age above which the health details report the application as stalled. */
+        private Duration holdAgeThreshold = Duration.ofMinutes(1);
+
+        /** Whether a hold older than the threshold turns the health status DOWN instead of only reporting it. */
+        private boolean downOnStall = false;
+
+        public Duration getHoldAgeThreshold() {
+            return holdAgeThreshold;
+        }
+
+        public void setHoldAgeThreshold(Duration holdAgeThreshold) {
+            this.holdAgeThreshold = holdAgeThreshold;
+        }
+
+        public boolean isDownOnStall() {
+            return downOnStall;
+        }
+
+        public void setDownOnStall(boolean downOnStall) {
+            this.downOnStall = downOnStall;
+        }
+    }
+}

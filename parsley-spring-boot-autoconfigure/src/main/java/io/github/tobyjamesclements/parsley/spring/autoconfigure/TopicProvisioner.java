@@ -1,0 +1,101 @@
+package io.github.tobyjamesclements.parsley.spring.autoconfigure;
+
+import io.github.tobyjamesclements.parsley.Parsley;
+import io.github.tobyjamesclements.parsley.Stage;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+import org.apache.kafka.streams.StreamsConfig;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Development convenience ({@code parsley.topics.create=true}): creates missing source and sink
+ * topics, then each stage's tick topic with as many partitions as the stage's widest source
+ * (protocol.md §12.5). Never alters an existing topic.
+ */
+final class TopicProvisioner {
+
+    private static final Logger log = LoggerFactory.getLogger(TopicProvisioner.class);
+
+    private TopicProvisioner() {
+    }
+
+    static void provision(Parsley parsley, Properties streamsProperties, ParsleyProperties.Topics settings) {
+        StreamsConfig config = new StreamsConfig(withApplicationId(streamsProperties, parsley.applicationId()));
+        try (Admin admin = Admin.create(config.getAdminConfigs(parsley.applicationId() + "-parsley-provisioner"))) {
+            Set<String> plain = new LinkedHashSet<>();
+            parsley.stages().forEach(s -> {
+                plain.addAll(s.sourceTopics());
+                plain.addAll(s.sinkTopics());
+            });
+            create(admin, plain, t -> settings.getPartitions(), settings.getReplicationFactor());
+            for (Stage stage : parsley.stages()) {
+                if (stage.tickInterval().isPresent()) {
+                    int widest = stage.sourceTopics().stream().mapToInt(t -> partitions(admin, t)).max().orElse(1);
+                    create(admin, Set.of(parsley.applicationId() + "-" + stage.name() + "-ticks"), t -> widest,
+                            settings.getReplicationFactor());
+                }
+            }
+        }
+    }
+
+    private static void create(Admin admin, Set<String> topics, java.util.function.ToIntFunction<String> partitions,
+            short replication) {
+        List<NewTopic> missing = new ArrayList<>();
+        for (String t : topics) {
+            if (partitions(admin, t) < 0) {
+                missing.add(new NewTopic(t, partitions.applyAsInt(t), replication));
+            }
+        }
+        if (missing.isEmpty()) {
+            return;
+        }
+        admin.createTopics(missing).values().forEach((name, future) -> {
+            try {
+                future.get(30, TimeUnit.SECONDS);
+                log.info("Created topic {} for development (parsley.topics.create=true)", name);
+            } catch (ExecutionException e) {
+                if (!(e.getCause() instanceof TopicExistsException)) {
+                    throw new IllegalStateException("Cannot create topic; topic=" + name + ": " + e.getCause(), e);
+                }
+            } catch (InterruptedException | TimeoutException e) {
+                throw new IllegalStateException("Cannot create topic; topic=" + name + ": " + e, e);
+            }
+        });
+    }
+
+    /** The partition count of a topic, or −1 when it does not exist. */
+    private static int partitions(Admin admin, String topic) {
+        try {
+            Map<String, TopicDescription> d = admin.describeTopics(List.of(topic)).allTopicNames()
+                    .get(30, TimeUnit.SECONDS);
+            return d.get(topic).partitions().size();
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof UnknownTopicOrPartitionException) {
+                return -1;
+            }
+            throw new IllegalStateException("Cannot describe topic; topic=" + topic + ": " + e.getCause(), e);
+        } catch (InterruptedException | TimeoutException e) {
+            throw new IllegalStateException("Cannot describe topic; topic=" + topic + ": " + e, e);
+        }
+    }
+
+    private static Properties withApplicationId(Properties p, String applicationId) {
+        Properties copy = new Properties();
+        copy.putAll(p);
+        copy.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
+        return copy;
+    }
+}

@@ -1,0 +1,7 @@
+/**
+ * Broker-less test support for applications built with the Parsley starter.
+ */
+@NullMarked
+package io.github.tobyjamesclements.parsley.spring.test;
+
+import org.jspecify.annotations.NullMarked;
