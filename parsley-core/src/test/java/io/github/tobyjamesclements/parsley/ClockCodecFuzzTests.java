@@ -2,6 +2,7 @@ package io.github.tobyjamesclements.parsley;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HexFormat;
@@ -71,6 +72,7 @@ class ClockCodecFuzzTests {
     void randomBytesAreRejectedOrReEncodeExactly() {
         SplittableRandom random = new SplittableRandom(SEED ^ 0x52414E444F4DL);
         Outcomes outcomes = new Outcomes();
+        Stopwatch watch = new Stopwatch();
         int inputs = RANDOM_INPUTS * SCALE;
         for (int i = 0; i < inputs; i++) {
             byte[] input = new byte[random.nextInt(0, 48)];
@@ -84,7 +86,7 @@ class ClockCodecFuzzTests {
             }
             check(input, "random", i, outcomes);
         }
-        report("random bytes", inputs, outcomes);
+        report("random bytes", inputs, outcomes, watch);
         assertThat(outcomes.rejected()).as(seeded("rejections")).isPositive();
         assertThat(outcomes.kinds).as(seeded("rejection kinds"))
                 .containsKeys("Unknown clock version", "Clock truncated", "Count");
@@ -95,6 +97,7 @@ class ClockCodecFuzzTests {
     void mutatedEncodingsAreRejectedOrReEncodeExactly() {
         SplittableRandom random = new SplittableRandom(SEED ^ 0x4D555441544EL);
         Outcomes outcomes = new Outcomes();
+        Stopwatch watch = new Stopwatch();
         int inputs = MUTATED_INPUTS * SCALE;
         for (int i = 0; i < inputs; i++) {
             String kind = MUTATIONS[random.nextInt(MUTATIONS.length)];
@@ -106,7 +109,7 @@ class ClockCodecFuzzTests {
             }
             check(input, kind, i, outcomes);
         }
-        report("mutations", inputs, outcomes);
+        report("mutations", inputs, outcomes, watch);
         assertThat(outcomes.accepted).as(seeded("mutants that stayed valid")).isPositive();
         assertThat(outcomes.kinds).as(seeded("rejection kinds")).containsKeys("Unknown clock version",
                 "Clock truncated", "Count", "trailing bytes after clock", "Non-minimal varint",
@@ -121,6 +124,7 @@ class ClockCodecFuzzTests {
     void randomClocksRoundTripAndEqualClocksEncodeIdentically() {
         SplittableRandom random = new SplittableRandom(SEED ^ 0x524F554E44L);
         int clocks = ROUND_TRIPS * SCALE;
+        Stopwatch watch = new Stopwatch();
         int nonEmpty = 0;
         for (int i = 0; i < clocks; i++) {
             VectorClock clock = randomClock(random);
@@ -142,7 +146,7 @@ class ClockCodecFuzzTests {
             }
             nonEmpty += clock.isEmpty() ? 0 : 1;
         }
-        System.out.println("seed=" + SEED + " round trips: " + clocks + " clocks, " + nonEmpty + " non-empty");
+        System.out.println("seed=" + SEED + " round trips: " + clocks + " clocks, " + nonEmpty + " non-empty, " + watch);
         assertThat(nonEmpty).as(seeded("non-empty clocks")).isGreaterThan(clocks / 2);
     }
 
@@ -151,6 +155,7 @@ class ClockCodecFuzzTests {
     void layoutWrittenIndependentlyIsAcceptedOnlyWhenItFollowsEveryRule() {
         SplittableRandom random = new SplittableRandom(SEED ^ 0x4C41594F5554L);
         Map<String, Integer> applied = new TreeMap<>();
+        Stopwatch watch = new Stopwatch();
         int inputs = STRUCTURAL_INPUTS * SCALE;
         for (int i = 0; i < inputs; i++) {
             VectorClock clock = randomClock(random);
@@ -180,7 +185,7 @@ class ClockCodecFuzzTests {
                 }
             }
         }
-        System.out.println("seed=" + SEED + " independent layouts: " + inputs + " inputs " + applied);
+        System.out.println("seed=" + SEED + " independent layouts: " + inputs + " inputs " + applied + ", " + watch);
         assertThat(applied).as(seeded("rules broken")).containsKeys(LayoutWriter.BREAKS);
     }
 
@@ -579,9 +584,22 @@ class ClockCodecFuzzTests {
         return "input=" + index + " kind=" + kind + " bytes=" + HexFormat.of().formatHex(input);
     }
 
-    private static void report(String what, int inputs, Outcomes outcomes) {
+    private static void report(String what, int inputs, Outcomes outcomes, Stopwatch watch) {
         System.out.println("seed=" + SEED + " " + what + ": " + inputs + " inputs, " + outcomes.accepted
-                + " accepted (re-encoded exactly), " + outcomes.rejected() + " rejected " + outcomes.kinds);
+                + " accepted (re-encoded exactly), " + outcomes.rejected() + " rejected " + outcomes.kinds + ", " + watch);
+    }
+
+    /** Wall and thread CPU time since creation: on a shared machine the CPU time is the honest cost. */
+    private static final class Stopwatch {
+        private final long wallStart = System.nanoTime();
+        private final long cpuStart = ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
+
+        @Override
+        public String toString() {
+            long wall = (System.nanoTime() - wallStart) / 1_000_000;
+            long cpu = (ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime() - cpuStart) / 1_000_000;
+            return wall + " ms wall, " + cpu + " ms cpu";
+        }
     }
 
     /** Counts of accepted inputs and of rejections by message kind, so a vacuous run shows. */
