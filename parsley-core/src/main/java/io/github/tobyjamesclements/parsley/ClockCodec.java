@@ -77,12 +77,17 @@ final class ClockCodec {
         }
         VectorClock clock = new VectorClock();
         long topics = in.count(17);
+        UUID previousTopic = null;
         Channel previous = null;
         for (long t = 0; t < topics; t++) {
             UUID topic = in.uuid();
+            if (previousTopic != null && previousTopic.compareTo(topic) >= 0) {
+                throw new CorruptClockException("Offset topic groups unsorted or duplicated; topic=" + topic);
+            }
+            previousTopic = topic;
             long entries = in.count(2);
             if (entries == 0) {
-                throw new CorruptClockException("Empty offset topic group at byte " + in.position());
+                throw new CorruptClockException("Empty offset topic group at byte " + (in.position() - 1));
             }
             for (long i = 0; i < entries; i++) {
                 Channel c = new Channel(topic, in.partition());

@@ -1,5 +1,6 @@
 package io.github.tobyjamesclements.parsley;
 
+import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -259,19 +260,30 @@ final class ProtocolStore {
         return b.array();
     }
 
+    /** Strict like the clock: anything {@link #encodeEntry} would not write is corrupt. */
     static HeldEntry decodeEntry(byte[] bytes) {
         ByteBuffer b = ByteBuffer.wrap(bytes);
-        long offset = b.getLong();
-        long timestamp = b.getLong();
-        boolean tagged = b.get() == 1;
-        UUID sender = new UUID(b.getLong(), b.getLong());
-        long seq = b.getLong();
-        byte[] clock = new byte[b.getInt()];
-        b.get(clock);
-        byte[] key = getBytes(b);
-        byte[] value = getBytes(b);
-        return new HeldEntry(offset, ClockCodec.decode(clock), tagged ? sender : null, tagged ? seq : -1,
-                key, value, timestamp);
+        try {
+            long offset = b.getLong();
+            long timestamp = b.getLong();
+            byte tag = b.get();
+            UUID sender = new UUID(b.getLong(), b.getLong());
+            long seq = b.getLong();
+            boolean consistent = tag == 1 ? seq >= 0 : tag == 0 && seq == -1 && sender.equals(new UUID(0, 0));
+            if (!consistent) {
+                throw new CorruptClockException("Malformed held-record envelope: inconsistent sender tag; tagged=" + tag
+                        + ", sender=" + sender + ", seq=" + seq);
+            }
+            VectorClock clock = ClockCodec.decode(getBytes(b));
+            byte[] key = getBytes(b);
+            byte[] value = getBytes(b);
+            if (b.hasRemaining()) {
+                throw new CorruptClockException("Malformed held-record envelope: " + b.remaining() + " trailing bytes");
+            }
+            return new HeldEntry(offset, clock, tag == 1 ? sender : null, seq, key, value, timestamp);
+        } catch (BufferUnderflowException e) {
+            throw new CorruptClockException("Malformed held-record envelope: truncated at byte " + b.position(), e);
+        }
     }
 
     private static void putBytes(ByteBuffer b, byte[] bytes) {
@@ -284,7 +296,14 @@ final class ProtocolStore {
 
     private static byte[] getBytes(ByteBuffer b) {
         int len = b.getInt();
-        if (len < 0) {
+        if (len < -1) {
+            throw new CorruptClockException("Malformed held-record envelope: negative length " + len);
+        }
+        if (len > b.remaining()) {
+            throw new CorruptClockException("Malformed held-record envelope: length " + len + " exceeds the "
+                    + b.remaining() + " remaining bytes");
+        }
+        if (len == -1) {
             return null;
         }
         byte[] out = new byte[len];

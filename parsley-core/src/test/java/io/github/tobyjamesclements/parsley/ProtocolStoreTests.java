@@ -1,0 +1,455 @@
+package io.github.tobyjamesclements.parsley;
+
+import static io.github.tobyjamesclements.parsley.ClockCodecTests.S1;
+import static io.github.tobyjamesclements.parsley.ClockCodecTests.S1_HEX;
+import static io.github.tobyjamesclements.parsley.ClockCodecTests.T1;
+import static io.github.tobyjamesclements.parsley.ClockCodecTests.hex;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.function.BiConsumer;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The protocol store layout (protocol.md §10.3-10.4): the held-record envelope with the clock in
+ * Parsley's varint format, the store key formats, and the buffered writes that reach the
+ * underlying {@link StateStore} only at flush.
+ */
+class ProtocolStoreTests {
+
+    private static final UUID T2 = UUID.fromString("21222324-2526-2728-292a-2b2c2d2e2f30");
+    private static final Channel C = new Channel(T1, 7);
+    private static final String C_KEY = "01020304-0506-0708-090a-0b0c0d0e0f10:7";
+
+    /**
+     * protocol.md §10.3's golden entry: offset 1, timestamp 0x1122334455667788, tagged by S1 with
+     * seq 10, clock {T2:1 -> 5}, key 0A0B, value 0C; the clock is the 22-byte varint form
+     * {@code 01 01 <T2> 01 01 05 00} (0x16 bytes) instead of the reference's 37 fixed-width bytes.
+     */
+    private static final String TAGGED_HEX = "0000000000000001 1122334455667788 01 " + S1_HEX + " 000000000000000A"
+            + " 00000016 01 01 2122232425262728 292A2B2C2D2E2F30 01 01 05 00"
+            + " 00000002 0A0B 00000001 0C";
+
+    /** Untagged, empty clock, null key and value: zero sender, seq -1, lengths -1. */
+    private static final String UNTAGGED_HEX = "0000000000000007 0000000000000000 00"
+            + " 0000000000000000 0000000000000000 FFFFFFFFFFFFFFFF"
+            + " 00000003 01 00 00 FFFFFFFF FFFFFFFF";
+
+    // Held-record envelope -----------------------------------------------------------------
+
+    @Test
+    void taggedEntryMatchesTheGoldenEnvelope() {
+        HeldEntry entry = new HeldEntry(1, new VectorClock().advanceTo(new Channel(T2, 1), 5), S1, 10,
+                hex("0A0B"), hex("0C"), 0x1122334455667788L);
+
+        assertThat(ProtocolStore.encodeEntry(entry)).isEqualTo(hex(TAGGED_HEX)).hasSize(78);
+        assertSameEntry(ProtocolStore.decodeEntry(hex(TAGGED_HEX)), entry);
+    }
+
+    @Test
+    void untaggedEntryWithNullKeyAndValueMatchesTheGoldenEnvelope() {
+        HeldEntry entry = new HeldEntry(7, new VectorClock(), null, -1, null, null, 0);
+
+        assertThat(ProtocolStore.encodeEntry(entry)).isEqualTo(hex(UNTAGGED_HEX)).hasSize(56);
+        HeldEntry decoded = ProtocolStore.decodeEntry(hex(UNTAGGED_HEX));
+        assertSameEntry(decoded, entry);
+        assertThat(decoded.tagged()).isFalse();
+    }
+
+    @Test
+    void emptyKeyAndValueStayDistinctFromNull() {
+        HeldEntry entry = new HeldEntry(0, new VectorClock(), S1, 0, new byte[0], new byte[0], -5);
+        String expected = "0000000000000000 FFFFFFFFFFFFFFFB 01 " + S1_HEX + " 0000000000000000"
+                + " 00000003 010000 00000000 00000000";
+
+        assertThat(ProtocolStore.encodeEntry(entry)).isEqualTo(hex(expected));
+        HeldEntry decoded = ProtocolStore.decodeEntry(hex(expected));
+        assertThat(decoded.key()).isNotNull().isEmpty();
+        assertThat(decoded.value()).isNotNull().isEmpty();
+    }
+
+    @Test
+    void untaggedEntryIgnoresAnyStaleSeq() {
+        HeldEntry entry = new HeldEntry(7, new VectorClock(), null, 99, null, null, 0);
+
+        assertThat(ProtocolStore.encodeEntry(entry)).isEqualTo(hex(UNTAGGED_HEX));
+    }
+
+    @Test
+    void truncatedEnvelopeIsCorrupt() {
+        byte[] full = hex(TAGGED_HEX);
+        for (int length = 0; length < full.length; length++) {
+            byte[] prefix = Arrays.copyOf(full, length);
+            assertThatThrownBy(() -> ProtocolStore.decodeEntry(prefix)).as("prefix of length %d", length)
+                    .isInstanceOf(CorruptClockException.class);
+        }
+    }
+
+    @Test
+    void envelopeLengthBeyondTheBytesIsCorruptWithoutAllocating() {
+        String hugeClock = "0000000000000007 0000000000000000 00 0000000000000000 0000000000000000 FFFFFFFFFFFFFFFF"
+                + " 7FFFFFF0 010000 FFFFFFFF FFFFFFFF";
+        String hugeKey = UNTAGGED_HEX.substring(0, UNTAGGED_HEX.length() - "FFFFFFFF FFFFFFFF".length())
+                + "7FFFFFFF FFFFFFFF";
+
+        assertThatThrownBy(() -> ProtocolStore.decodeEntry(hex(hugeClock))).isExactlyInstanceOf(CorruptClockException.class)
+                .hasMessage("Malformed held-record envelope: length 2147483632 exceeds the 11 remaining bytes");
+        assertThatThrownBy(() -> ProtocolStore.decodeEntry(hex(hugeKey))).isExactlyInstanceOf(CorruptClockException.class)
+                .hasMessage("Malformed held-record envelope: length 2147483647 exceeds the 4 remaining bytes");
+    }
+
+    @Test
+    void negativeLengthOtherThanNullIsCorrupt() {
+        String minusTwo = UNTAGGED_HEX.replace("FFFFFFFF FFFFFFFF", "FFFFFFFE FFFFFFFF");
+
+        assertThatThrownBy(() -> ProtocolStore.decodeEntry(hex(minusTwo))).isExactlyInstanceOf(CorruptClockException.class)
+                .hasMessage("Malformed held-record envelope: negative length -2");
+    }
+
+    @Test
+    void trailingBytesAfterTheEnvelopeAreCorrupt() {
+        assertThatThrownBy(() -> ProtocolStore.decodeEntry(hex(TAGGED_HEX + " 00")))
+                .isExactlyInstanceOf(CorruptClockException.class)
+                .hasMessage("Malformed held-record envelope: 1 trailing bytes");
+    }
+
+    @Test
+    void tagByteOtherThanZeroOrOneIsCorrupt() {
+        String two = TAGGED_HEX.replaceFirst("1122334455667788 01", "1122334455667788 02");
+
+        assertThatThrownBy(() -> ProtocolStore.decodeEntry(hex(two))).isExactlyInstanceOf(CorruptClockException.class)
+                .hasMessage("Malformed held-record envelope: inconsistent sender tag; tagged=2, sender=" + S1 + ", seq=10");
+    }
+
+    @Test
+    void untaggedEnvelopeWithASenderOrSeqIsCorrupt() {
+        String withSender = UNTAGGED_HEX.replaceFirst("00 0000000000000000 0000000000000000", "00 " + S1_HEX);
+        String withSeq = UNTAGGED_HEX.replace("FFFFFFFFFFFFFFFF", "0000000000000003");
+
+        assertThatThrownBy(() -> ProtocolStore.decodeEntry(hex(withSender))).isExactlyInstanceOf(CorruptClockException.class)
+                .hasMessage("Malformed held-record envelope: inconsistent sender tag; tagged=0, sender=" + S1 + ", seq=-1");
+        assertThatThrownBy(() -> ProtocolStore.decodeEntry(hex(withSeq))).isExactlyInstanceOf(CorruptClockException.class)
+                .hasMessage("Malformed held-record envelope: inconsistent sender tag; tagged=0, "
+                        + "sender=00000000-0000-0000-0000-000000000000, seq=3");
+    }
+
+    @Test
+    void taggedEnvelopeWithNegativeSeqIsCorrupt() {
+        String negative = TAGGED_HEX.replace("000000000000000A", "FFFFFFFFFFFFFFFF");
+
+        assertThatThrownBy(() -> ProtocolStore.decodeEntry(hex(negative))).isExactlyInstanceOf(CorruptClockException.class)
+                .hasMessage("Malformed held-record envelope: inconsistent sender tag; tagged=1, sender=" + S1 + ", seq=-1");
+    }
+
+    @Test
+    void corruptClockInsideTheEnvelopeIsCorrupt() {
+        String badVersion = TAGGED_HEX.replace("00000016 01 01", "00000016 02 01");
+
+        assertThatThrownBy(() -> ProtocolStore.decodeEntry(hex(badVersion))).isExactlyInstanceOf(CorruptClockException.class)
+                .hasMessage("Unknown clock version 2; this build reads version 1");
+    }
+
+    @Test
+    void everySingleByteDamageToTheGoldenIsRejectedOrReEncodesExactly() {
+        List<byte[]> damaged = new ArrayList<>();
+        for (String golden : List.of(TAGGED_HEX, UNTAGGED_HEX)) {
+            byte[] full = hex(golden);
+            for (int at = 0; at < full.length; at++) {
+                for (int bit = 0; bit < 8; bit++) {
+                    byte[] flipped = full.clone();
+                    flipped[at] ^= (byte) (1 << bit);
+                    damaged.add(flipped);
+                }
+                byte[] deleted = new byte[full.length - 1];
+                System.arraycopy(full, 0, deleted, 0, at);
+                System.arraycopy(full, at + 1, deleted, at, full.length - at - 1);
+                damaged.add(deleted);
+                for (int b : new int[] {0x00, 0xFF}) {
+                    byte[] inserted = new byte[full.length + 1];
+                    System.arraycopy(full, 0, inserted, 0, at);
+                    inserted[at] = (byte) b;
+                    System.arraycopy(full, at, inserted, at + 1, full.length - at);
+                    damaged.add(inserted);
+                }
+            }
+        }
+        int accepted = 0;
+        for (byte[] input : damaged) {
+            HeldEntry decoded;
+            try {
+                decoded = ProtocolStore.decodeEntry(input);
+            } catch (CorruptClockException e) {
+                continue;
+            } catch (RuntimeException | Error e) {
+                throw new AssertionError("decodeEntry threw " + e + " for " + HexFormat.of().formatHex(input), e);
+            }
+            assertThat(ProtocolStore.encodeEntry(decoded)).as(HexFormat.of().formatHex(input)).isEqualTo(input);
+            accepted++;
+        }
+        assertThat(accepted).as("damage to payload fields stays decodable").isPositive();
+    }
+
+    // Store keys ---------------------------------------------------------------------------
+
+    @Test
+    void channelKeysUseTheLowerCaseDashedUuidAndPartition() {
+        assertThat(ProtocolStore.frontierKey(C)).isEqualTo("f/" + C_KEY);
+        assertThat(ProtocolStore.channelClockKey(C)).isEqualTo("cc/" + C_KEY);
+        assertThat(ProtocolStore.queueMetaKey(C)).isEqualTo("q/" + C_KEY + "/m");
+        assertThat(ProtocolStore.sendSeqKey(C)).isEqualTo("sq/" + C_KEY);
+        assertThat(ProtocolStore.frontierKey(new Channel(new UUID(0xABCDEF0000000000L, -1), Integer.MAX_VALUE)))
+                .isEqualTo("f/abcdef00-0000-0000-ffff-ffffffffffff:2147483647");
+        assertThat(ProtocolStore.SCOPE).isEqualTo("scope");
+        assertThat(ProtocolStore.CARRIED).isEqualTo("ca");
+    }
+
+    @Test
+    void entryKeysAreSixteenLowerCaseHexDigitsZeroPadded() {
+        assertThat(ProtocolStore.entryKey(C, 0)).isEqualTo("q/" + C_KEY + "/e/0000000000000000");
+        assertThat(ProtocolStore.entryKey(C, 1)).isEqualTo("q/" + C_KEY + "/e/0000000000000001");
+        assertThat(ProtocolStore.entryKey(C, 0xABCDEF)).isEqualTo("q/" + C_KEY + "/e/0000000000abcdef");
+        assertThat(ProtocolStore.entryKey(C, Long.MAX_VALUE)).isEqualTo("q/" + C_KEY + "/e/7fffffffffffffff");
+    }
+
+    @Test
+    void entryKeysSortInIndexOrder() {
+        List<String> keys = new ArrayList<>();
+        for (long index : new long[] {0, 9, 10, 15, 16, 255, 256, 1L << 40, Long.MAX_VALUE}) {
+            keys.add(ProtocolStore.entryKey(C, index));
+        }
+
+        assertThat(keys).isSorted();
+    }
+
+    @Test
+    void markKeyAppendsTheSenderUuid() {
+        assertThat(ProtocolStore.markKey(new SeqKey(C, S1)))
+                .isEqualTo("ds/" + C_KEY + "/11121314-1516-1718-191a-1b1c1d1e1f20");
+    }
+
+    @Test
+    void channelTextParsesBack() {
+        assertThat(ProtocolStore.parseChannel(C_KEY)).isEqualTo(C);
+        assertThatThrownBy(() -> ProtocolStore.parseChannel("no-colon")).isExactlyInstanceOf(IllegalStateException.class)
+                .hasMessage("Malformed channel in protocol store key; key part='no-colon'");
+    }
+
+    // Buffered writes ----------------------------------------------------------------------
+
+    @Test
+    void nothingReachesTheStoreBeforeFlush() {
+        RecordingStore raw = new RecordingStore();
+        ProtocolStore store = new ProtocolStore(raw);
+
+        store.putFrontier(C, 5);
+        store.putEntry(C, 0, entry(5));
+
+        assertThat(raw.log).isEmpty();
+        assertThat(raw.data).isEmpty();
+    }
+
+    @Test
+    void freshEntryPutAndDeletedWithinOneFlushNeverReachesTheStore() {
+        RecordingStore raw = new RecordingStore();
+        ProtocolStore store = new ProtocolStore(raw);
+        HoldQueue queue = new HoldQueue(C);
+
+        queue.enqueue(entry(5), store);
+        queue.pop(store);
+        store.flush();
+
+        assertThat(raw.log).containsExactly("put q/" + C_KEY + "/m");
+        assertThat(raw.data.get("q/" + C_KEY + "/m")).isEqualTo(hex("0000000000000001 0000000000000001"));
+    }
+
+    @Test
+    void entryFlushedEarlierIsDeletedFromTheStore() {
+        RecordingStore raw = new RecordingStore();
+        ProtocolStore store = new ProtocolStore(raw);
+        store.putEntry(C, 0, entry(5));
+        store.flush();
+
+        store.deleteEntry(C, 0);
+        store.flush();
+
+        String key = "q/" + C_KEY + "/e/0000000000000000";
+        assertThat(raw.log).containsExactly("put " + key, "delete " + key);
+        assertThat(raw.data).doesNotContainKey(key);
+    }
+
+    @Test
+    void flushWritesEachChangedKeyOnceWithItsLastValue() {
+        RecordingStore raw = new RecordingStore();
+        ProtocolStore store = new ProtocolStore(raw);
+
+        store.putFrontier(C, 1);
+        store.putSendSeq(C, 1);
+        store.putFrontier(C, 2);
+        store.putSendSeq(C, 2);
+        store.putFrontier(C, 3);
+        store.putCarried(new VectorClock());
+        store.putCarried(new VectorClock().advanceTo(C, 42));
+        store.flush();
+
+        assertThat(raw.log).containsExactlyInAnyOrder("put f/" + C_KEY, "put sq/" + C_KEY, "put ca");
+        assertThat(raw.data.get("f/" + C_KEY)).isEqualTo(hex("0000000000000003"));
+        assertThat(raw.data.get("sq/" + C_KEY)).isEqualTo(hex("0000000000000002"));
+        assertThat(raw.data.get("ca")).isEqualTo(ClockCodecTests.ONE_OFFSET.bytes());
+    }
+
+    @Test
+    void flushWritesNothingWhenNothingChanged() {
+        RecordingStore raw = new RecordingStore();
+        ProtocolStore store = new ProtocolStore(raw);
+        store.putFrontier(C, 1);
+        store.flush();
+        raw.log.clear();
+
+        store.flush();
+
+        assertThat(raw.log).isEmpty();
+    }
+
+    @Test
+    void deletingAKeyRewrittenInTheSameFlushStillDeletesItFromTheStore() {
+        RecordingStore raw = new RecordingStore();
+        ProtocolStore store = new ProtocolStore(raw);
+        store.putFrontier(C, 1);
+        store.putChannelClock(C, new VectorClock());
+        store.flush();
+
+        store.putFrontier(C, 2);
+        store.deleteInput(C, List.of(new SeqKey(C, S1)));
+        store.flush();
+
+        assertThat(raw.data).doesNotContainKeys("f/" + C_KEY, "cc/" + C_KEY);
+        assertThat(raw.log).endsWith("delete f/" + C_KEY, "delete cc/" + C_KEY, "delete q/" + C_KEY + "/m",
+                "delete ds/" + C_KEY + "/" + S1);
+    }
+
+    @Test
+    void discardDropsUnflushedWrites() {
+        RecordingStore raw = new RecordingStore();
+        ProtocolStore store = new ProtocolStore(raw);
+        store.putFrontier(C, 1);
+        store.putEntry(C, 0, entry(1));
+
+        store.discard();
+        store.flush();
+
+        assertThat(raw.log).isEmpty();
+    }
+
+    @Test
+    void valuesUseTheDocumentedFixedWidthLayouts() {
+        RecordingStore raw = new RecordingStore();
+        ProtocolStore store = new ProtocolStore(raw);
+
+        store.putQueueMeta(C, 3, 9);
+        store.putMark(new SeqKey(C, S1), new ProtocolStore.Mark(4, 77));
+        store.putChannelClock(C, ClockCodecTests.MIXED.clock().get());
+        store.flush();
+
+        assertThat(raw.data.get("q/" + C_KEY + "/m")).isEqualTo(hex("0000000000000003 0000000000000009"));
+        assertThat(raw.data.get("ds/" + C_KEY + "/" + S1)).isEqualTo(hex("0000000000000004 000000000000004D"));
+        assertThat(raw.data.get("cc/" + C_KEY)).isEqualTo(ClockCodecTests.MIXED.bytes());
+    }
+
+    @Test
+    void heldEntriesAndIndicesSurviveARestore() {
+        RecordingStore raw = new RecordingStore();
+        ProtocolStore store = new ProtocolStore(raw);
+        HoldQueue queue = new HoldQueue(C);
+        queue.enqueue(entry(5), store);
+        queue.enqueue(entry(6), store);
+        queue.enqueue(entry(8), store);
+        store.flush();
+        queue.pop(store);
+        store.flush();
+
+        Map<Channel, HoldQueue> restored = new ProtocolStore(raw).queues();
+
+        assertThat(restored).containsOnlyKeys(C);
+        HoldQueue again = restored.get(C);
+        assertThat(again.headIndex()).isEqualTo(1);
+        assertThat(again.tailIndex()).isEqualTo(3);
+        assertThat(again.size()).isEqualTo(2);
+        assertSameEntry(again.head(), entry(6));
+    }
+
+    @Test
+    void restoreFailsWhenAnEntryTheIndicesClaimIsMissing() {
+        RecordingStore raw = new RecordingStore();
+        ProtocolStore store = new ProtocolStore(raw);
+        HoldQueue queue = new HoldQueue(C);
+        queue.enqueue(entry(5), store);
+        queue.enqueue(entry(6), store);
+        store.flush();
+        raw.delete(ProtocolStore.entryKey(C, 1));
+
+        assertThatThrownBy(() -> new ProtocolStore(raw).queues()).isExactlyInstanceOf(IllegalStateException.class)
+                .hasMessage("Hold queue for 01020304:7 restored 1 of 2 entries; the protocol store is damaged: "
+                        + "reset the application's state");
+    }
+
+    // Helpers -------------------------------------------------------------------------------
+
+    private static HeldEntry entry(long offset) {
+        return new HeldEntry(offset, new VectorClock().advanceSeq(new SeqKey(C, S1), offset), S1, offset,
+                ByteBuffer.allocate(8).putLong(offset).array(), null, 1000 + offset);
+    }
+
+    private static void assertSameEntry(HeldEntry actual, HeldEntry expected) {
+        assertThat(actual.offset()).isEqualTo(expected.offset());
+        assertThat(actual.timestamp()).isEqualTo(expected.timestamp());
+        assertThat(actual.clock()).isEqualTo(expected.clock());
+        assertThat(actual.sender()).isEqualTo(expected.sender());
+        assertThat(actual.seq()).isEqualTo(expected.seq());
+        assertThat(actual.key()).isEqualTo(expected.key());
+        assertThat(actual.value()).isEqualTo(expected.value());
+    }
+
+    /**
+     * A TreeMap-backed {@link StateStore} that logs every call reaching it. Private to this test;
+     * other suites keep their own in-memory store.
+     */
+    private static final class RecordingStore implements StateStore {
+        final TreeMap<String, byte[]> data = new TreeMap<>();
+        final List<String> log = new ArrayList<>();
+
+        @Override
+        public byte[] get(String key) {
+            return data.get(key);
+        }
+
+        @Override
+        public void put(String key, byte[] value) {
+            log.add("put " + key);
+            data.put(key, value.clone());
+        }
+
+        @Override
+        public void delete(String key) {
+            log.add("delete " + key);
+            data.remove(key);
+        }
+
+        @Override
+        public void forEachPrefix(String prefix, BiConsumer<String, byte[]> action) {
+            for (Map.Entry<String, byte[]> e : data.tailMap(prefix, true).entrySet()) {
+                if (!e.getKey().startsWith(prefix)) {
+                    break;
+                }
+                action.accept(e.getKey(), e.getValue().clone());
+            }
+        }
+    }
+}
