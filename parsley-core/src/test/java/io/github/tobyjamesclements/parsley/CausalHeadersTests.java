@@ -136,8 +136,7 @@ class CausalHeadersTests {
 
         assertThatThrownBy(() -> CausalHeaders.read(headers, WHERE)).isExactlyInstanceOf(CorruptClockException.class)
                 .hasMessage("Unknown clock version 2; this build reads version 1; " + WHERE)
-                .cause().isExactlyInstanceOf(CorruptClockException.class)
-                .hasMessage("Unknown clock version 2; this build reads version 1");
+                .hasNoCause();
     }
 
     @Test
