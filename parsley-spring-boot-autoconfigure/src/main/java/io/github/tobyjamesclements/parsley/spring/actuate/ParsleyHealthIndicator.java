@@ -88,7 +88,13 @@ public class ParsleyHealthIndicator extends AbstractHealthIndicator {
         builder.withDetail("holds", holdDetails);
         Throwable failure = status.lastUncaught();
         if (failure != null) {
-            builder.withDetail("lastError", failure.getClass().getName() + ": " + failure.getMessage());
+            Throwable root = failure;
+            while (root.getCause() != null && root.getCause() != root) {
+                root = root.getCause();
+            }
+            String error = failure.getClass().getName() + ": " + failure.getMessage();
+            builder.withDetail("lastError", root == failure ? error
+                    : error + "; caused by " + root.getClass().getName() + ": " + root.getMessage());
         }
     }
 

@@ -7,7 +7,6 @@ import org.apache.kafka.streams.KafkaStreams;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -67,9 +66,8 @@ public final class ParsleyAutoConfiguration {
 
         @Bean
         @ConditionalOnMissingBean
-        @ConditionalOnBean(JsonMapper.class)
-        ParsleyCodecs parsleyCodecs(JsonMapper mapper) {
-            return new ParsleyCodecs(mapper);
+        ParsleyCodecs parsleyCodecs(ObjectProvider<JsonMapper> mapper) {
+            return new ParsleyCodecs(mapper.getIfAvailable(() -> JsonMapper.builder().build()));
         }
     }
 }
