@@ -75,15 +75,37 @@ class RetentionIT {
     }
 
     @Test
-    void retentionOutrunningAnUnconsumedRangeFailsClosedNamingTheLostRange() throws Exception {
-        String x = TestKafka.unique("retention-lost-x");
-        String y = TestKafka.unique("retention-lost-y");
-        String out = TestKafka.unique("retention-lost-out");
+    void committedPositionBelowTheLogStartFailsClosedNamingTheLostRange() throws Exception {
+        Outrun outrun = retentionOutrunsTheStage("retention-lost", false);
+        assertThat(outrun.message()).contains("Retention deleted records this application had not consumed",
+                "lost offset ranges={" + outrun.topic() + "-0=[3, 7]}");
+    }
+
+    @Test
+    void firstSightingAboveTheHistoryAfterAnOffsetResetFailsClosedNamingTheLostRange() throws Exception {
+        Outrun outrun = retentionOutrunsTheStage("retention-reset", true);
+        assertThat(outrun.message()).contains("Retention deleted records this stage had not consumed",
+                "topic=" + outrun.topic(), "offset=8", "lost offsets=[3, 7]");
+    }
+
+    /** The source topic retention outran, and the error the restarted stage failed with. */
+    private record Outrun(String topic, String message) {
+    }
+
+    /**
+     * Delivers three records, stops, lets ten more arrive and retention delete the first five of
+     * them, optionally deletes the group's committed offsets (so the consumer restarts at the log
+     * start, and only the stage's own history reveals the gap), restarts and returns the error.
+     */
+    private Outrun retentionOutrunsTheStage(String name, boolean resetOffsets) throws Exception {
+        String x = TestKafka.unique(name + "-x");
+        String y = TestKafka.unique(name + "-y");
+        String out = TestKafka.unique(name + "-out");
         for (String t : List.of(x, y, out)) {
             TestKafka.createTopic(t, 1);
         }
-        Parsley app = Parsley.named(TestKafka.unique("retention-lost"), relay(x, y, out, Duration.ofMinutes(10)));
-
+        Parsley app = Parsley.named(TestKafka.unique(name), relay(x, y, out, Duration.ofMinutes(10)));
+        String message;
         try (KafkaProducer<String, String> plain = TestKafka.producer()) {
             try (CausalStreams streams = app.streams(TestKafka.streamsProps(app.applicationId(), stateDir))) {
                 streams.start();
@@ -92,24 +114,30 @@ class RetentionIT {
                     plain.send(new ProducerRecord<>(x, "k", "seen" + i)).get();
                 }
                 TestKafka.readCommitted(out, 3, Duration.ofSeconds(30));
+                Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> committedOffset(app, x) == 3);
             }
             for (int i = 0; i < 10; i++) {
                 plain.send(new ProducerRecord<>(x, "k", "unseen" + i)).get();
             }
             TestKafka.deleteRecordsBefore(x, 0, 8);
+            if (resetOffsets) {
+                Awaitility.await().atMost(Duration.ofSeconds(30)).ignoreExceptions().until(() -> {
+                    TestKafka.admin().deleteConsumerGroups(List.of(app.applicationId())).all()
+                            .get(30, TimeUnit.SECONDS);
+                    return true;
+                });
+            }
 
             try (CausalStreams restarted = app.streams(TestKafka.streamsProps(app.applicationId(), stateDir))) {
                 AtomicReference<Throwable> failure = TestKafka.captureFailure(restarted);
                 restarted.start();
-
                 Throwable thrown = TestKafka.awaitFailure(restarted, failure);
-                assertThat(TestKafka.causeOf(thrown, IllegalStateException.class)).get()
-                        .extracting(Throwable::getMessage).asString()
-                        .contains("Retention deleted records", x, "[3, 7]");
+                message = TestKafka.causeOf(thrown, IllegalStateException.class).orElseThrow().getMessage();
             }
         }
         assertThat(TestKafka.readAll(out)).extracting(ConsumerRecord::value)
                 .containsExactly("x|seen0", "x|seen1", "x|seen2");
+        return new Outrun(x, message);
     }
 
     @Test
