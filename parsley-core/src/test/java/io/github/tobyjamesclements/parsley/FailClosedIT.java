@@ -14,6 +14,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.errors.LogAndContinueProcessingExceptionHandler;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -59,6 +60,18 @@ class FailClosedIT {
 
         assertThatThrownBy(() -> relay.app.streams(props)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("processing.guarantee=exactly_once_v2").hasMessageContaining("at_least_once");
+    }
+
+    @Test
+    void processingExceptionHandlerThatContinuesIsRefused() {
+        Relay relay = new Relay("fail-continue", Duration.ofMinutes(10));
+        Properties props = TestKafka.streamsProps(relay.app.applicationId(), stateDir);
+        props.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG,
+                LogAndContinueProcessingExceptionHandler.class);
+
+        assertThatThrownBy(() -> relay.app.streams(props)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("processing.exception.handler="
+                        + LogAndContinueProcessingExceptionHandler.class.getName());
     }
 
     @Test
