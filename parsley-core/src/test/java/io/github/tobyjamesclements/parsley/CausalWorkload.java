@@ -75,7 +75,7 @@ final class CausalWorkload implements AutoCloseable {
         held.beginTransaction();
     }
 
-    /** Sends one stamped record inside the open held transaction: invisible to read-committed readers until committed. */
+    /** Sends one stamped record inside the open held transaction: invisible to read-committed readers till commit. */
     void sendHeld(String topic, String key) {
         sendWith(held, topic, key);
     }

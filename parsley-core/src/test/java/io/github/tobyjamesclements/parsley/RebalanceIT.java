@@ -19,7 +19,8 @@ import org.junit.jupiter.api.io.TempDir;
 class RebalanceIT {
 
     private static final int PARTITIONS = 4;
-    private static final List<String> KEYS = List.of("k0", "k3", "k8", "k14", "k1", "k4", "k10", "k18"); // two keys per partition
+    /** Two keys per partition. */
+    private static final List<String> KEYS = List.of("k0", "k3", "k8", "k14", "k1", "k4", "k10", "k18");
 
     @TempDir
     Path firstStateDir;
