@@ -304,6 +304,13 @@ class CausalNode implements DeliveryProtocol {
         return frontier.getOrDefault(c, VectorClock.NOTHING);
     }
 
+    /** The highest offset this node has received on a channel: the last held record's, or the frontier. */
+    long receivedThrough(Channel c) {
+        HoldQueue q = queues.get(c);
+        HeldEntry tail = q == null ? null : q.tail();
+        return tail == null ? frontier(c) : Math.max(frontier(c), tail.offset());
+    }
+
     void setFrontier(Channel c, long f) {
         frontier.put(c, f);
         store.putFrontier(c, f);

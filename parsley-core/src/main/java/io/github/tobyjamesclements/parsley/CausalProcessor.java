@@ -150,17 +150,19 @@ final class CausalProcessor implements Processor<byte[], byte[], byte[], byte[]>
 
     /**
      * §16.3: the first record of a channel with history must not bridge over records retention
-     * deleted before this stage consumed them.
+     * deleted before this stage consumed them. Records in the hold queue were consumed: retention
+     * deleting them loses nothing, so the history ends at the last held record, not the frontier.
      */
     private void checkRetention(Channel channel, RecordMetadata md, String where) {
-        long f = node.frontier(channel);
-        if (!catalog.brokerBacked() || fedThrough.containsKey(channel) || f < 0 || md.offset() <= f + 1) {
+        long received = node.receivedThrough(channel);
+        if (!catalog.brokerBacked() || fedThrough.containsKey(channel) || received < 0
+                || md.offset() <= received + 1) {
             return;
         }
         long logStart = catalog.logStart(md.topic(), md.partition());
-        if (logStart > f + 1) {
+        if (logStart > received + 1) {
             throw new IllegalStateException("Retention deleted records this stage had not consumed; stage="
-                    + stage.name() + ", " + where + ", lost offsets=[" + (f + 1) + ", " + (logStart - 1)
+                    + stage.name() + ", " + where + ", lost offsets=[" + (received + 1) + ", " + (logStart - 1)
                     + "]; causal order over them cannot be established: fix retention, then reset the application's"
                     + " state and offsets deliberately");
         }

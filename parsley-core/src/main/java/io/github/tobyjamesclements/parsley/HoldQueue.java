@@ -52,6 +52,10 @@ final class HoldQueue {
         return entries.peekFirst();
     }
 
+    HeldEntry tail() {
+        return entries.peekLast();
+    }
+
     boolean isEmpty() {
         return entries.isEmpty();
     }

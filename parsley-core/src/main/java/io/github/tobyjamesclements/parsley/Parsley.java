@@ -14,6 +14,7 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.errors.LogAndFailProcessingExceptionHandler;
 
 /**
  * The front door: composes stages into one application and runs them, broker-less for tests or
@@ -116,7 +117,8 @@ public final class Parsley {
      * @param properties Kafka Streams configuration, never null; not modified
      * @return the application handle, never null
      * @throws IllegalArgumentException if {@code processing.guarantee} or {@code application.id}
-     *     is set to another value
+     *     is set to another value, or {@code processing.exception.handler} to one that does not fail
+     *     the task
      * @throws IllegalStateException if a declared topic is missing or compacted, or a tick topic
      *     has the wrong partition count
      */
@@ -128,6 +130,13 @@ public final class Parsley {
             throw new IllegalArgumentException("Causal delivery requires processing.guarantee=exactly_once_v2;"
                     + " configured=" + guarantee + "; remove the setting or set it to exactly_once_v2: hold queues,"
                     + " clocks, state, consumed offsets and outputs must commit atomically");
+        }
+        Object handler = p.get(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG);
+        String handlerName = handler instanceof Class<?> c ? c.getName() : String.valueOf(handler);
+        if (handler != null && !LogAndFailProcessingExceptionHandler.class.getName().equals(handlerName)) {
+            throw new IllegalArgumentException("Causal delivery requires a processing exception to fail the task;"
+                    + " processing.exception.handler=" + handlerName + "; remove the setting: a step that throws"
+                    + " must abort, or the records it released would be skipped and order lost");
         }
         Object id = p.get(StreamsConfig.APPLICATION_ID_CONFIG);
         if (id != null && !applicationId.equals(id.toString())) {

@@ -13,6 +13,7 @@ import java.util.regex.Pattern;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.InvalidOffsetException;
 import org.apache.kafka.clients.consumer.OffsetOutOfRangeException;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.TimeoutException;
@@ -92,7 +93,9 @@ final class PositionCapture {
                 long position;
                 try {
                     position = delegate.position(tp, Duration.ZERO);
-                } catch (TimeoutException e) {
+                } catch (TimeoutException | InvalidOffsetException notKnownYet) {
+                    // An offset lookup or reset is pending; the next poll resolves or raises it. Thrown
+                    // from here it would replace this poll's result, and Streams would drop its records.
                     continue;
                 }
                 View v = views.get(tp);

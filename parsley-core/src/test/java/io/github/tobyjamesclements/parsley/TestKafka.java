@@ -1,17 +1,24 @@
 package io.github.tobyjamesclements.parsley;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalDouble;
 import java.util.Properties;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.admin.RecordsToDelete;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -23,6 +30,7 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
 import org.awaitility.Awaitility;
 import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
 
@@ -77,12 +85,16 @@ final class TestKafka {
         try {
             admin().createTopics(List.of(new NewTopic(name, partitions, (short) 1).configs(configs))).all()
                     .get(30, TimeUnit.SECONDS);
-        } catch (InterruptedException | ExecutionException | java.util.concurrent.TimeoutException e) {
+        } catch (InterruptedException | ExecutionException | TimeoutException e) {
             throw new IllegalStateException("Cannot create topic " + name, e);
         }
+        // createTopics completes before every broker-side metadata view knows the topic.
+        Awaitility.await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(20)).ignoreExceptions()
+                .until(() -> admin().describeTopics(List.of(name)).allTopicNames().get(5, TimeUnit.SECONDS)
+                        .get(name).partitions().size() == partitions);
     }
 
-    static Properties streamsProps(String applicationId, java.nio.file.Path stateDir) {
+    static Properties streamsProps(String applicationId, Path stateDir) {
         Properties p = new Properties();
         p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap());
         p.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
@@ -90,7 +102,7 @@ final class TestKafka {
         p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 100);
         p.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, 1);
         p.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, 1);
-        p.put(StreamsConfig.consumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG), 10_000);
+        p.put(StreamsConfig.consumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG), 6_000);
         p.put(StreamsConfig.consumerPrefix(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG), 1_000);
         return p;
     }
@@ -144,12 +156,79 @@ final class TestKafka {
         return out;
     }
 
+    /** Everything committed on the topic now, as strings, in offset order per partition. */
+    static List<ConsumerRecord<String, String>> readAll(String topic) {
+        StringDeserializer d = new StringDeserializer();
+        return readAllBytes(topic).stream().map(r -> new ConsumerRecord<>(r.topic(), r.partition(), r.offset(),
+                r.key() == null ? null : d.deserialize(topic, r.key()),
+                r.value() == null ? null : d.deserialize(topic, r.value()))).toList();
+    }
+
     private static Map<String, Object> consumerProps() {
         Map<String, Object> p = new HashMap<>();
         p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap());
         p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         return p;
+    }
+
+    /** Advances the log start of one partition to {@code offset} (records below it are deleted). */
+    static void deleteRecordsBefore(String topic, int partition, long offset) {
+        try {
+            admin().deleteRecords(Map.of(new TopicPartition(topic, partition), RecordsToDelete.beforeOffset(offset)))
+                    .all().get(30, TimeUnit.SECONDS);
+        } catch (InterruptedException | ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("Cannot delete records of " + topic + "-" + partition, e);
+        }
+    }
+
+    /** The committed (read-uncommitted high watermark) end offset of one partition. */
+    static long endOffset(String topic, int partition) {
+        TopicPartition tp = new TopicPartition(topic, partition);
+        try {
+            return admin().listOffsets(Map.of(tp, OffsetSpec.latest())).all().get(30, TimeUnit.SECONDS).get(tp)
+                    .offset();
+        } catch (InterruptedException | ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("Cannot list the end offset of " + tp, e);
+        }
+    }
+
+    /** The sum over this instance's tasks of one {@code vc-metrics} metric; empty while none is registered. */
+    static OptionalDouble vcMetric(CausalStreams streams, String name) {
+        List<Double> values = streams.metrics().entrySet().stream()
+                .filter(e -> e.getKey().group().equals(StageMetrics.GROUP) && e.getKey().name().equals(name)
+                        && !e.getKey().tags().containsKey("topic"))
+                .map(e -> ((Number) e.getValue().metricValue()).doubleValue())
+                .toList();
+        return values.isEmpty() ? OptionalDouble.empty()
+                : OptionalDouble.of(values.stream().mapToDouble(Double::doubleValue).sum());
+    }
+
+    /** The first throwable of {@code type} in the cause chain, if any. */
+    static <T extends Throwable> Optional<T> causeOf(Throwable t, Class<T> type) {
+        for (Throwable c = t; c != null; c = c.getCause()) {
+            if (type.isInstance(c)) {
+                return Optional.of(type.cast(c));
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** Installs a handler that records the first uncaught exception and shuts the client down. */
+    static AtomicReference<Throwable> captureFailure(CausalStreams streams) {
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        streams.setUncaughtExceptionHandler(e -> {
+            failure.compareAndSet(null, e);
+            return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
+        });
+        return failure;
+    }
+
+    /** Waits until the client failed and stopped, and returns what failed it. */
+    static Throwable awaitFailure(CausalStreams streams, AtomicReference<Throwable> failure) {
+        Awaitility.await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(20))
+                .until(() -> failure.get() != null && streams.state() == KafkaStreams.State.ERROR);
+        return failure.get();
     }
 
     static void awaitRunning(CausalStreams streams) {
