@@ -1,7 +1,7 @@
 package io.github.tobyjamesclements.parsley;
 
 import java.nio.ByteBuffer;
-import java.util.HashSet;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
@@ -17,17 +17,19 @@ import java.util.function.BiConsumer;
  *
  * <p>Writes are buffered and reach the store at {@link #flush()}, which the node calls at the end
  * of every host call, so a key changed several times in one call is written once, and a held
- * entry that was enqueued and delivered within the same call never reaches the store at all.
+ * entry that was enqueued and delivered within the same call is never encoded nor written.
  */
 final class ProtocolStore {
 
     static final String SCOPE = "scope";
     static final String CARRIED = "ca";
     private static final byte[] DELETE = new byte[0];
+    private static final byte[] ENCODE_AT_FLUSH = new byte[0];
 
     private final StateStore store;
     private final Map<String, byte[]> pending = new LinkedHashMap<>();
-    private final Set<String> fresh = new HashSet<>();
+    /** Entries put in this call, not yet encoded: deleting one within the call drops it unwritten. */
+    private final Map<String, HeldEntry> fresh = new HashMap<>();
 
     ProtocolStore(StateStore store) {
         this.store = store;
@@ -38,7 +40,7 @@ final class ProtocolStore {
             if (v == DELETE) {
                 store.delete(k);
             } else {
-                store.put(k, v);
+                store.put(k, v == ENCODE_AT_FLUSH ? encodeEntry(fresh.get(k)) : v);
             }
         });
         pending.clear();
@@ -56,7 +58,7 @@ final class ProtocolStore {
     }
 
     private void delete(String key) {
-        if (fresh.remove(key)) {
+        if (fresh.remove(key) != null) {
             pending.remove(key);
         } else {
             pending.put(key, DELETE);
@@ -118,8 +120,8 @@ final class ProtocolStore {
 
     void putEntry(Channel c, long index, HeldEntry e) {
         String key = entryKey(c, index);
-        put(key, encodeEntry(e));
-        fresh.add(key);
+        put(key, ENCODE_AT_FLUSH);
+        fresh.put(key, e);
     }
 
     void deleteEntry(Channel c, long index) {
