@@ -27,6 +27,7 @@ final class ProtocolStore {
     private static final byte[] ENCODE_AT_FLUSH = new byte[0];
 
     private final StateStore store;
+    private final StoreKeys keys = new StoreKeys();
     private final Map<String, byte[]> pending = new LinkedHashMap<>();
     /** Entries put in this call, not yet encoded: deleting one within the call drops it unwritten. */
     private final Map<String, HeldEntry> fresh = new HashMap<>();
@@ -80,8 +81,16 @@ final class ProtocolStore {
     }
 
     static String entryKey(Channel c, long index) {
+        return entryKey(entryPrefix(c), index);
+    }
+
+    static String entryPrefix(Channel c) {
+        return "q/" + c.key() + "/e/";
+    }
+
+    static String entryKey(String prefix, long index) {
         String hex = Long.toHexString(index);
-        return "q/" + c.key() + "/e/" + "0000000000000000".substring(hex.length()) + hex;
+        return prefix + "0000000000000000".substring(hex.length()) + hex;
     }
 
     static String sendSeqKey(Channel c) {
@@ -103,11 +112,11 @@ final class ProtocolStore {
     // Writes ------------------------------------------------------------------------------
 
     void putFrontier(Channel c, long frontier) {
-        put(frontierKey(c), ByteBuffer.allocate(8).putLong(frontier).array());
+        put(keys.frontier(c), ByteBuffer.allocate(8).putLong(frontier).array());
     }
 
     void putChannelClock(Channel c, VectorClock clock) {
-        put(channelClockKey(c), ClockCodec.encode(clock));
+        put(keys.channelClock(c), ClockCodec.encode(clock));
     }
 
     void putCarried(VectorClock clock) {
@@ -115,25 +124,25 @@ final class ProtocolStore {
     }
 
     void putQueueMeta(Channel c, long head, long tail) {
-        put(queueMetaKey(c), ByteBuffer.allocate(16).putLong(head).putLong(tail).array());
+        put(keys.queueMeta(c), ByteBuffer.allocate(16).putLong(head).putLong(tail).array());
     }
 
     void putEntry(Channel c, long index, HeldEntry e) {
-        String key = entryKey(c, index);
+        String key = keys.entry(c, index);
         put(key, ENCODE_AT_FLUSH);
         fresh.put(key, e);
     }
 
     void deleteEntry(Channel c, long index) {
-        delete(entryKey(c, index));
+        delete(keys.entry(c, index));
     }
 
     void putSendSeq(Channel c, long seq) {
-        put(sendSeqKey(c), ByteBuffer.allocate(8).putLong(seq).array());
+        put(keys.sendSeq(c), ByteBuffer.allocate(8).putLong(seq).array());
     }
 
     void putMark(SeqKey k, Mark mark) {
-        put(markKey(k), ByteBuffer.allocate(16).putLong(mark.seq()).putLong(mark.offset()).array());
+        put(keys.mark(k), ByteBuffer.allocate(16).putLong(mark.seq()).putLong(mark.offset()).array());
     }
 
     /** Removes every key of a channel no longer consumed (protocol.md §7.2 step 2). */
