@@ -1,7 +1,6 @@
 package io.github.tobyjamesclements.parsley;
 
-import java.io.ByteArrayOutputStream;
-import java.util.Iterator;
+import java.util.Arrays;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.UUID;
@@ -31,25 +30,27 @@ final class ClockCodec {
     }
 
     static byte[] encode(VectorClock clock) {
-        Writer out = new Writer(16 + 12 * clock.offsets().size() + 40 * clock.seqs().size());
-        out.write(VERSION);
         NavigableMap<Channel, Long> offsets = clock.offsets();
-        out.varint(countTopics(offsets));
-        Iterator<Map.Entry<Channel, Long>> it = offsets.entrySet().iterator();
-        Map.Entry<Channel, Long> e = it.hasNext() ? it.next() : null;
-        while (e != null) {
-            UUID topic = e.getKey().topicId();
-            NavigableMap<Channel, Long> group = offsets.subMap(e.getKey(), true, new Channel(topic, Integer.MAX_VALUE), true);
-            out.uuid(topic);
-            out.varint(group.size());
-            for (Map.Entry<Channel, Long> g : group.entrySet()) {
-                out.varint(g.getKey().partition());
-                out.varint(g.getValue());
-            }
-            e = offsets.higherEntry(group.lastKey());
-        }
         NavigableMap<SeqKey, Long> seqs = clock.seqs();
-        out.varint(countChannels(seqs));
+        Writer out = new Writer(16 + 12 * offsets.size() + 40 * seqs.size());
+        out.write(VERSION);
+        int[] groupSizes = topicGroupSizes(offsets);
+        out.varint(groupSizes.length);
+        int group = -1;
+        UUID topic = null;
+        for (Map.Entry<Channel, Long> e : offsets.entrySet()) {
+            Channel c = e.getKey();
+            if (!c.topicId().equals(topic)) {
+                topic = c.topicId();
+                out.uuid(topic);
+                out.varint(groupSizes[++group]);
+            }
+            out.varint(c.partition());
+            out.varint(e.getValue());
+        }
+        groupSizes = channelGroupSizes(seqs);
+        out.varint(groupSizes.length);
+        group = -1;
         Channel current = null;
         for (Map.Entry<SeqKey, Long> s : seqs.entrySet()) {
             Channel c = s.getKey().channel();
@@ -57,8 +58,7 @@ final class ClockCodec {
                 current = c;
                 out.uuid(c.topicId());
                 out.varint(c.partition());
-                out.varint(seqs.subMap(new SeqKey(c, new UUID(Long.MIN_VALUE, Long.MIN_VALUE)), true,
-                        new SeqKey(c, new UUID(Long.MAX_VALUE, Long.MAX_VALUE)), true).size());
+                out.varint(groupSizes[++group]);
             }
             out.uuid(s.getKey().sender());
             out.varint(s.getValue());
@@ -126,7 +126,9 @@ final class ClockCodec {
         return clock;
     }
 
-    private static int countTopics(NavigableMap<Channel, Long> offsets) {
+    /** The number of offset entries of each topic, in order: one pass, no sub-map views. */
+    private static int[] topicGroupSizes(NavigableMap<Channel, Long> offsets) {
+        int[] sizes = new int[offsets.size()];
         int n = 0;
         UUID last = null;
         for (Channel c : offsets.keySet()) {
@@ -134,11 +136,14 @@ final class ClockCodec {
                 n++;
                 last = c.topicId();
             }
+            sizes[n - 1]++;
         }
-        return n;
+        return n == sizes.length ? sizes : Arrays.copyOf(sizes, n);
     }
 
-    private static int countChannels(NavigableMap<SeqKey, Long> seqs) {
+    /** The number of senders of each sequence channel, in order. */
+    private static int[] channelGroupSizes(NavigableMap<SeqKey, Long> seqs) {
+        int[] sizes = new int[seqs.size()];
         int n = 0;
         Channel last = null;
         for (SeqKey k : seqs.keySet()) {
@@ -146,13 +151,25 @@ final class ClockCodec {
                 n++;
                 last = k.channel();
             }
+            sizes[n - 1]++;
         }
-        return n;
+        return n == sizes.length ? sizes : Arrays.copyOf(sizes, n);
     }
 
-    private static final class Writer extends ByteArrayOutputStream {
+    /** A growable byte buffer: unsynchronised, unlike {@code ByteArrayOutputStream}, whose every byte takes a lock. */
+    private static final class Writer {
+        private byte[] buf;
+        private int count;
+
         Writer(int size) {
-            super(size);
+            buf = new byte[size];
+        }
+
+        void write(int b) {
+            if (count == buf.length) {
+                buf = Arrays.copyOf(buf, buf.length * 2);
+            }
+            buf[count++] = (byte) b;
         }
 
         void varint(long value) {
@@ -173,6 +190,10 @@ final class ClockCodec {
             for (int shift = 56; shift >= 0; shift -= 8) {
                 write((int) (v >>> shift));
             }
+        }
+
+        byte[] toByteArray() {
+            return Arrays.copyOf(buf, count);
         }
     }
 

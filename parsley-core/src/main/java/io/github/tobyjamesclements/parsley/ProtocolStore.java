@@ -2,7 +2,7 @@ package io.github.tobyjamesclements.parsley;
 
 import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
-import java.util.HashSet;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
@@ -18,17 +18,20 @@ import java.util.function.BiConsumer;
  *
  * <p>Writes are buffered and reach the store at {@link #flush()}, which the node calls at the end
  * of every host call, so a key changed several times in one call is written once, and a held
- * entry that was enqueued and delivered within the same call never reaches the store at all.
+ * entry that was enqueued and delivered within the same call is never encoded nor written.
  */
 final class ProtocolStore {
 
     static final String SCOPE = "scope";
     static final String CARRIED = "ca";
     private static final byte[] DELETE = new byte[0];
+    private static final byte[] ENCODE_AT_FLUSH = new byte[0];
 
     private final StateStore store;
+    private final StoreKeys keys = new StoreKeys();
     private final Map<String, byte[]> pending = new LinkedHashMap<>();
-    private final Set<String> fresh = new HashSet<>();
+    /** Entries put in this call, not yet encoded: deleting one within the call drops it unwritten. */
+    private final Map<String, HeldEntry> fresh = new HashMap<>();
 
     ProtocolStore(StateStore store) {
         this.store = store;
@@ -39,7 +42,7 @@ final class ProtocolStore {
             if (v == DELETE) {
                 store.delete(k);
             } else {
-                store.put(k, v);
+                store.put(k, v == ENCODE_AT_FLUSH ? encodeEntry(fresh.get(k)) : v);
             }
         });
         pending.clear();
@@ -57,7 +60,7 @@ final class ProtocolStore {
     }
 
     private void delete(String key) {
-        if (fresh.remove(key)) {
+        if (fresh.remove(key) != null) {
             pending.remove(key);
         } else {
             pending.put(key, DELETE);
@@ -79,8 +82,16 @@ final class ProtocolStore {
     }
 
     static String entryKey(Channel c, long index) {
+        return entryKey(entryPrefix(c), index);
+    }
+
+    static String entryPrefix(Channel c) {
+        return "q/" + c.key() + "/e/";
+    }
+
+    static String entryKey(String prefix, long index) {
         String hex = Long.toHexString(index);
-        return "q/" + c.key() + "/e/" + "0000000000000000".substring(hex.length()) + hex;
+        return prefix + "0000000000000000".substring(hex.length()) + hex;
     }
 
     static String sendSeqKey(Channel c) {
@@ -102,11 +113,11 @@ final class ProtocolStore {
     // Writes ------------------------------------------------------------------------------
 
     void putFrontier(Channel c, long frontier) {
-        put(frontierKey(c), ByteBuffer.allocate(8).putLong(frontier).array());
+        put(keys.frontier(c), ByteBuffer.allocate(8).putLong(frontier).array());
     }
 
     void putChannelClock(Channel c, VectorClock clock) {
-        put(channelClockKey(c), ClockCodec.encode(clock));
+        put(keys.channelClock(c), ClockCodec.encode(clock));
     }
 
     void putCarried(VectorClock clock) {
@@ -114,25 +125,25 @@ final class ProtocolStore {
     }
 
     void putQueueMeta(Channel c, long head, long tail) {
-        put(queueMetaKey(c), ByteBuffer.allocate(16).putLong(head).putLong(tail).array());
+        put(keys.queueMeta(c), ByteBuffer.allocate(16).putLong(head).putLong(tail).array());
     }
 
     void putEntry(Channel c, long index, HeldEntry e) {
-        String key = entryKey(c, index);
-        put(key, encodeEntry(e));
-        fresh.add(key);
+        String key = keys.entry(c, index);
+        put(key, ENCODE_AT_FLUSH);
+        fresh.put(key, e);
     }
 
     void deleteEntry(Channel c, long index) {
-        delete(entryKey(c, index));
+        delete(keys.entry(c, index));
     }
 
     void putSendSeq(Channel c, long seq) {
-        put(sendSeqKey(c), ByteBuffer.allocate(8).putLong(seq).array());
+        put(keys.sendSeq(c), ByteBuffer.allocate(8).putLong(seq).array());
     }
 
     void putMark(SeqKey k, Mark mark) {
-        put(markKey(k), ByteBuffer.allocate(16).putLong(mark.seq()).putLong(mark.offset()).array());
+        put(keys.mark(k), ByteBuffer.allocate(16).putLong(mark.seq()).putLong(mark.offset()).array());
     }
 
     /** Removes every key of a channel no longer consumed (protocol.md §7.2 step 2). */

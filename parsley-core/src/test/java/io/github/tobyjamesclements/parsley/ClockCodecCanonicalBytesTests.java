@@ -1,0 +1,145 @@
+package io.github.tobyjamesclements.parsley;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.util.HexFormat;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.stream.LongStream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Pins the exact bytes {@link ClockCodec#encode} writes (api.md "The wire format"): a hand-worked
+ * vector, and agreement with a deliberately naive encoder written straight from the layout over
+ * seeded random clocks, so that any rewrite of the encoder for speed keeps the format frozen.
+ */
+class ClockCodecCanonicalBytesTests {
+
+    private static final UUID T1 = new UUID(0x0102030405060708L, 0x090A0B0C0D0E0F10L);
+    private static final UUID T2 = new UUID(0x8000000000000000L, 0x0000000000000001L);
+    private static final UUID S1 = new UUID(0x1112131415161718L, 0x191A1B1C1D1E1F20L);
+    private static final UUID S2 = new UUID(0x9000000000000000L, 0x0000000000000002L);
+
+    @Test
+    void encodesTheHandWorkedVector() {
+        VectorClock clock = new VectorClock()
+                .advanceTo(new Channel(T1, 7), 300)
+                .advanceTo(new Channel(T1, 0), 0)
+                .advanceTo(new Channel(T2, 1), 127)
+                .advanceSeq(new SeqKey(new Channel(T1, 7), S1), 9)
+                .advanceSeq(new SeqKey(new Channel(T1, 7), S2), 128);
+
+        assertThat(HexFormat.of().formatHex(ClockCodec.encode(clock))).isEqualTo("01" + "02"
+                + "80000000000000000000000000000001" + "01" + "01" + "7f"
+                + "0102030405060708090a0b0c0d0e0f10" + "02" + "00" + "00" + "07" + "ac02"
+                + "01"
+                + "0102030405060708090a0b0c0d0e0f10" + "07" + "02"
+                + "90000000000000000000000000000002" + "8001"
+                + "1112131415161718191a1b1c1d1e1f20" + "09");
+    }
+
+    @Test
+    void encodesTheEmptyClockInThreeBytes() {
+        assertThat(ClockCodec.encode(new VectorClock())).containsExactly(1, 0, 0);
+    }
+
+    @ParameterizedTest(name = "seed={0}")
+    @MethodSource("seeds")
+    void encodingMatchesTheLayoutAndRoundTrips(long seed) {
+        VectorClock clock = randomClock(new SplittableRandom(seed));
+
+        byte[] bytes = ClockCodec.encode(clock);
+
+        assertThat(bytes).isEqualTo(naiveEncode(clock));
+        assertThat(ClockCodec.decode(bytes)).isEqualTo(clock);
+    }
+
+    static LongStream seeds() {
+        return LongStream.range(0, 100);
+    }
+
+    private static VectorClock randomClock(SplittableRandom random) {
+        VectorClock clock = new VectorClock();
+        UUID[] ids = new UUID[1 + random.nextInt(5)];
+        for (int i = 0; i < ids.length; i++) {
+            ids[i] = new UUID(random.nextLong(), random.nextLong());
+        }
+        int offsets = random.nextInt(80);
+        for (int i = 0; i < offsets; i++) {
+            clock.advanceTo(new Channel(ids[random.nextInt(ids.length)], partition(random)), value(random));
+        }
+        int seqs = random.nextInt(12);
+        for (int i = 0; i < seqs; i++) {
+            Channel c = new Channel(ids[random.nextInt(ids.length)], random.nextInt(3));
+            clock.advanceSeq(new SeqKey(c, ids[random.nextInt(ids.length)]), value(random));
+        }
+        return clock;
+    }
+
+    private static int partition(SplittableRandom random) {
+        return random.nextInt(10) == 0 ? Integer.MAX_VALUE - random.nextInt(2) : random.nextInt(200);
+    }
+
+    private static long value(SplittableRandom random) {
+        switch (random.nextInt(4)) {
+            case 0:
+                return random.nextInt(130);
+            case 1:
+                return Long.MAX_VALUE - random.nextInt(2);
+            default:
+                return random.nextLong(1L << (7 * (1 + random.nextInt(8))));
+        }
+    }
+
+    /** The layout, written as plainly as possible: group, count, then write. */
+    private static byte[] naiveEncode(VectorClock clock) {
+        TreeMap<UUID, TreeMap<Integer, Long>> byTopic = new TreeMap<>();
+        clock.offsets().forEach((c, n) -> byTopic.computeIfAbsent(c.topicId(), t -> new TreeMap<>()).put(c.partition(), n));
+        TreeMap<Channel, TreeMap<UUID, Long>> byChannel = new TreeMap<>();
+        clock.seqs().forEach((k, s) -> byChannel.computeIfAbsent(k.channel(), c -> new TreeMap<>()).put(k.sender(), s));
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        out.write(1);
+        varint(out, byTopic.size());
+        for (Map.Entry<UUID, TreeMap<Integer, Long>> t : byTopic.entrySet()) {
+            uuid(out, t.getKey());
+            varint(out, t.getValue().size());
+            t.getValue().forEach((p, n) -> {
+                varint(out, p);
+                varint(out, n);
+            });
+        }
+        varint(out, byChannel.size());
+        for (Map.Entry<Channel, TreeMap<UUID, Long>> c : byChannel.entrySet()) {
+            uuid(out, c.getKey().topicId());
+            varint(out, c.getKey().partition());
+            varint(out, c.getValue().size());
+            c.getValue().forEach((sender, s) -> {
+                uuid(out, sender);
+                varint(out, s);
+            });
+        }
+        return out.toByteArray();
+    }
+
+    private static void varint(ByteArrayOutputStream out, long value) {
+        long v = value;
+        while (v >= 0x80) {
+            out.write((int) (v & 0x7F) | 0x80);
+            v >>>= 7;
+        }
+        out.write((int) v);
+    }
+
+    private static void uuid(ByteArrayOutputStream out, UUID id) {
+        for (long half : new long[] {id.getMostSignificantBits(), id.getLeastSignificantBits()}) {
+            for (int shift = 56; shift >= 0; shift -= 8) {
+                out.write((int) (half >>> shift) & 0xFF);
+            }
+        }
+    }
+}
