@@ -108,6 +108,15 @@ class CausalNodeTests {
         assertThat(node.held(C)).isEqualTo(1);
     }
 
+    /** §3.4: the bridge is folded before the cascade runs, so the cascade's first pass already sees it. */
+    @Test
+    void bridgeIsFoldedBeforeTheCascadeSoAnEarlierChannelIsReleasedFirst() {
+        CausalNode node = rig.start();
+        node.onRecord(record(C, 0, clock().advanceTo(D, 3)));
+
+        assertThat(coordinates(node.onRecord(record(D, 4)))).containsExactly(at(C, 0), at(D, 4));
+    }
+
     @Test
     void receivedClockIsFoldedIntoTheChannelClockAtReceiveNotDelivery() {
         CausalNode node = rig.start();
@@ -343,6 +352,16 @@ class CausalNodeTests {
 
         assertThat(node.frontier(C)).isEqualTo(6);
         assertThat(NodeRig.longValue(rig.store.get(ProtocolStore.frontierKey(C)))).isEqualTo(6);
+    }
+
+    /** §3.5: the advance is folded before the cascade runs, so heads release in one pass, in channel order. */
+    @Test
+    void positionAdvanceIsFoldedBeforeTheCascadeSoHeadsReleaseInChannelOrder() {
+        CausalNode node = rig.start();
+        node.onRecord(record(C, 0, clock().advanceTo(D, 3)));
+        node.onRecord(record(E, 0, clock().advanceTo(D, 3)));
+
+        assertThat(coordinates(node.positionAdvance(D, 4))).containsExactly(at(C, 0), at(E, 0));
     }
 
     @Test

@@ -68,6 +68,16 @@ class RescopeTests {
     }
 
     @Test
+    void restoredHeldRecordKeepsEmptyBytesDistinctFromNull() {
+        rig.start().onRecord(new InboundRecord(C, 0, clock().advanceTo(D, 0), null, -1, new byte[0], null, 0L));
+
+        List<Delivery> out = rig.start().onRecord(record(D, 0));
+
+        assertThat(out.get(1).key()).isEmpty();
+        assertThat(out.get(1).value()).isNull();
+    }
+
+    @Test
     void restoredQueueContinuesItsIndices() {
         CausalNode first = rig.start();
         first.onRecord(record(C, 0));
@@ -96,9 +106,10 @@ class RescopeTests {
     @Test
     void holdQueueRestoringFewerEntriesThanItsIndicesClaimFails() {
         CausalNode first = rig.start();
-        first.onRecord(record(C, 0, clock().advanceTo(D, 0)));
-        first.onRecord(record(C, 1));
-        rig.store.delete(ProtocolStore.entryKey(C, 1));
+        first.onRecord(record(C, 0));
+        first.onRecord(record(C, 1, clock().advanceTo(D, 0)));
+        first.onRecord(record(C, 2));
+        rig.store.delete(ProtocolStore.entryKey(C, 2));
 
         assertThatThrownBy(rig::start)
                 .isInstanceOf(IllegalStateException.class)

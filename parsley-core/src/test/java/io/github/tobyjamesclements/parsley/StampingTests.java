@@ -264,6 +264,18 @@ class StampingTests {
     }
 
     @Test
+    void echoOfThisIncarnationsOwnSendIsDroppedEvenWhereTheOwnOutputsSeedCouldCoverIt() {
+        rig.broker.end(S0, 5);
+        CausalNode node = rig.start();
+        node.prepareSend(S0);
+        VectorClock stamp = clock().advanceSeq(seq(S0, SELF), 0);
+
+        Stamping.normalize(stamp, node);
+
+        assertThat(stamp.isEmpty()).isTrue();
+    }
+
+    @Test
     void echoOfThisIncarnationsOwnSendIsDominatedByTheFreshSelfClaim() {
         CausalNode node = rig.start();
         node.prepareSend(S0);
