@@ -225,6 +225,22 @@ class CausalNodeTests {
                 .hasMessageContaining("fed out of offset order");
     }
 
+    @Test
+    void failedStepLeavesTheCommittedStoreUntouched() {
+        CausalNode node = rig.start();
+        node.onRecord(record(C, 5, clock().advanceTo(D, 0)));
+        node.onRecord(record(C, 9));
+        var committed = rig.store.keys();
+        byte[] channelClock = rig.store.get(ProtocolStore.channelClockKey(C));
+
+        assertThatThrownBy(() -> node.onRecord(record(C, 7, clock().advanceTo(X, 3))))
+                .isInstanceOf(IllegalStateException.class);
+
+        assertThat(rig.store.keys()).isEqualTo(committed);
+        assertThat(rig.store.get(ProtocolStore.channelClockKey(C))).isEqualTo(channelClock);
+        assertThat(rig.start().channelClocks.get(C)).isEqualTo(clock().advanceTo(D, 0));
+    }
+
     // Worked examples (§3.6) --------------------------------------------------------------
 
     /** E1: custody carries a claim through a hop that does not consume its channel. */
