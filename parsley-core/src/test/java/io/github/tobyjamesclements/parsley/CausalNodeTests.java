@@ -1,0 +1,708 @@
+package io.github.tobyjamesclements.parsley;
+
+import static io.github.tobyjamesclements.parsley.NodeRig.C;
+import static io.github.tobyjamesclements.parsley.NodeRig.D;
+import static io.github.tobyjamesclements.parsley.NodeRig.E;
+import static io.github.tobyjamesclements.parsley.NodeRig.S0;
+import static io.github.tobyjamesclements.parsley.NodeRig.TOPIC_S;
+import static io.github.tobyjamesclements.parsley.NodeRig.U;
+import static io.github.tobyjamesclements.parsley.NodeRig.V;
+import static io.github.tobyjamesclements.parsley.NodeRig.X;
+import static io.github.tobyjamesclements.parsley.NodeRig.at;
+import static io.github.tobyjamesclements.parsley.NodeRig.clock;
+import static io.github.tobyjamesclements.parsley.NodeRig.coordinates;
+import static io.github.tobyjamesclements.parsley.NodeRig.record;
+import static io.github.tobyjamesclements.parsley.NodeRig.seq;
+import static io.github.tobyjamesclements.parsley.NodeRig.stamped;
+import static io.github.tobyjamesclements.parsley.NodeRig.tagged;
+import static io.github.tobyjamesclements.parsley.NodeRig.topic;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+/** The receive path, the cascade and density adaptation of {@link CausalNode} (protocol.md §3-4). */
+class CausalNodeTests {
+
+    private final NodeRig rig = new NodeRig().consumes(C, D, E).sinks(TOPIC_S);
+
+    // Receive path (§3.4) -----------------------------------------------------------------
+
+    @Test
+    void unclaimedRecordIsDeliveredWithItsOwnCoordinateAndBytes() {
+        CausalNode node = rig.start();
+        InboundRecord r = new InboundRecord(C, 3, null, null, -1, new byte[] {1}, new byte[] {2, 3}, 77L);
+
+        List<Delivery> out = node.onRecord(r);
+
+        assertThat(out).hasSize(1);
+        Delivery d = out.get(0);
+        assertThat(d.channel()).isEqualTo(C);
+        assertThat(d.offset()).isEqualTo(3);
+        assertThat(d.key()).containsExactly(1);
+        assertThat(d.value()).containsExactly(2, 3);
+        assertThat(d.timestamp()).isEqualTo(77L);
+    }
+
+    @Test
+    void deliveredRecordMovesTheFrontierToItsOffset() {
+        CausalNode node = rig.start();
+
+        node.onRecord(record(C, 3));
+
+        assertThat(node.frontier(C)).isEqualTo(3);
+        assertThat(node.held()).isZero();
+    }
+
+    @Test
+    void firstSightingOfAHeldRecordSeedsTheFrontierJustBelowIt() {
+        CausalNode node = rig.start();
+
+        node.onRecord(record(C, 5, clock().advanceTo(D, 0)));
+
+        assertThat(node.frontier(C)).isEqualTo(4);
+        assertThat(node.held(C)).isEqualTo(1);
+    }
+
+    @Test
+    void heldFirstRecordAtOffsetZeroLeavesTheFrontierAbsent() {
+        CausalNode node = rig.start();
+
+        node.onRecord(record(C, 0, clock().advanceTo(D, 0)));
+
+        assertThat(node.frontier(C)).isEqualTo(VectorClock.NOTHING);
+        assertThat(node.frontier).doesNotContainKey(C);
+        assertThat(rig.store.keys()).doesNotContain(ProtocolStore.frontierKey(C));
+        assertThat(node.prepareSend(S0).clock().offsets()).doesNotContainKey(C);
+    }
+
+    @Test
+    void recordWithAnEmptyClockIsDeliveredImmediately() {
+        CausalNode node = rig.start();
+
+        assertThat(coordinates(node.onRecord(record(C, 0, clock())))).containsExactly(at(C, 0));
+    }
+
+    @Test
+    void recordIsHeldUntilItsClaimOnAnotherConsumedChannelIsDelivered() {
+        CausalNode node = rig.start();
+
+        assertThat(node.onRecord(record(C, 0, clock().advanceTo(D, 1)))).isEmpty();
+        assertThat(node.onRecord(record(D, 0))).extracting(Delivery::offset).containsExactly(0L);
+        assertThat(coordinates(node.onRecord(record(D, 1)))).containsExactly(at(D, 1), at(C, 0));
+    }
+
+    @Test
+    void bridgeRevealsASkippedRunToOtherChannelsWhileTheNewRecordIsHeld() {
+        CausalNode node = rig.start();
+        node.onRecord(record(C, 0));
+        node.onRecord(record(D, 0, clock().advanceTo(C, 3)));
+
+        List<Delivery> out = node.onRecord(record(C, 4, clock().advanceTo(E, 0)));
+
+        assertThat(coordinates(out)).containsExactly(at(D, 0));
+        assertThat(node.frontier(C)).isEqualTo(3);
+        assertThat(node.held(C)).isEqualTo(1);
+    }
+
+    /** §3.4: the bridge is folded before the cascade runs, so the cascade's first pass already sees it. */
+    @Test
+    void bridgeIsFoldedBeforeTheCascadeSoAnEarlierChannelIsReleasedFirst() {
+        CausalNode node = rig.start();
+        node.onRecord(record(C, 0, clock().advanceTo(D, 3)));
+
+        assertThat(coordinates(node.onRecord(record(D, 4)))).containsExactly(at(C, 0), at(D, 4));
+    }
+
+    @Test
+    void receivedClockIsFoldedIntoTheChannelClockAtReceiveNotDelivery() {
+        CausalNode node = rig.start();
+        VectorClock claims = clock().advanceTo(D, 4).advanceTo(X, 9).advanceSeq(seq(E, U), 2);
+
+        node.onRecord(record(C, 0, claims));
+
+        assertThat(node.held(C)).isEqualTo(1);
+        assertThat(node.channelClocks.get(C)).isEqualTo(claims);
+        assertThat(ClockCodec.decode(rig.store.get(ProtocolStore.channelClockKey(C)))).isEqualTo(claims);
+    }
+
+    @Test
+    void channelClockIsThePointwiseMaxOfEveryClockReceivedOnTheChannel() {
+        CausalNode node = rig.start();
+
+        node.onRecord(record(C, 0, clock().advanceTo(X, 9).advanceTo(D, 1)));
+        node.onRecord(record(C, 1, clock().advanceTo(X, 4).advanceTo(E, 2)));
+
+        assertThat(node.channelClocks.get(C)).isEqualTo(clock().advanceTo(X, 9).advanceTo(D, 1).advanceTo(E, 2));
+        assertThat(node.channelClocks.get(D)).isEqualTo(clock());
+    }
+
+    @Test
+    void receivedClockIsCopiedSoLaterChangesToTheCallersClockDoNotReachTheHeldRecord() {
+        CausalNode node = rig.start();
+        VectorClock claims = clock().advanceTo(D, 0);
+        node.onRecord(record(C, 0, claims));
+
+        claims.advanceTo(E, 5);
+
+        assertThat(coordinates(node.onRecord(record(D, 0)))).containsExactly(at(D, 0), at(C, 0));
+    }
+
+    @Test
+    void recordOnAnUnconsumedChannelFails() {
+        CausalNode node = rig.start();
+
+        assertThatThrownBy(() -> node.onRecord(record(X, 0)))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageStartingWith("Record on unconsumed channel; node=stage-task-0_0, channel=" + X);
+    }
+
+    @Test
+    void recordOnAnUnconsumedChannelChangesNothing() {
+        CausalNode node = rig.start();
+        var before = rig.store.keys();
+
+        assertThatThrownBy(() -> node.onRecord(record(X, 0, clock().advanceTo(C, 1))))
+                .isInstanceOf(IllegalStateException.class);
+
+        assertThat(rig.store.keys()).isEqualTo(before);
+        assertThat(node.stampChannels()).isEmpty();
+    }
+
+    // Replay guard (§3.8) -----------------------------------------------------------------
+
+    @Test
+    void recordAtTheFrontierIsDroppedAsAReplayAndCounted() {
+        CausalNode node = rig.start();
+        node.onRecord(record(C, 3));
+
+        assertThat(node.onRecord(record(C, 3))).isEmpty();
+        assertThat(node.replaysSkipped()).isEqualTo(1);
+        assertThat(node.held()).isZero();
+    }
+
+    @Test
+    void recordBelowTheFrontierIsDroppedWithoutFoldingItsClock() {
+        CausalNode node = rig.start();
+        node.onRecord(record(C, 3));
+
+        assertThat(node.onRecord(record(C, 1, clock().advanceTo(X, 9)))).isEmpty();
+        assertThat(node.onRecord(record(C, 0))).isEmpty();
+
+        assertThat(node.replaysSkipped()).isEqualTo(2);
+        assertThat(node.channelClocks.get(C).isEmpty()).isTrue();
+        assertThat(node.frontier(C)).isEqualTo(3);
+    }
+
+    @Test
+    void replayCountStartsAtZero() {
+        assertThat(rig.start().replaysSkipped()).isZero();
+    }
+
+    // Host contract H1 --------------------------------------------------------------------
+
+    @Test
+    void recordFedBelowTheQueuedTailFails() {
+        CausalNode node = rig.start();
+        node.onRecord(record(C, 5, clock().advanceTo(D, 0)));
+        node.onRecord(record(C, 9));
+
+        assertThatThrownBy(() -> node.onRecord(record(C, 7)))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageStartingWith("Records fed out of offset order; channel=" + C + ", offset=7, queued tail offset=9");
+    }
+
+    @Test
+    void recordFedAtTheQueuedTailOffsetFails() {
+        CausalNode node = rig.start();
+        node.onRecord(record(C, 5, clock().advanceTo(D, 0)));
+
+        assertThatThrownBy(() -> node.onRecord(record(C, 5)))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("fed out of offset order");
+    }
+
+    @Test
+    void failedStepLeavesTheCommittedStoreUntouched() {
+        CausalNode node = rig.start();
+        node.onRecord(record(C, 5, clock().advanceTo(D, 0)));
+        node.onRecord(record(C, 9));
+        var committed = rig.store.keys();
+        byte[] channelClock = rig.store.get(ProtocolStore.channelClockKey(C));
+
+        assertThatThrownBy(() -> node.onRecord(record(C, 7, clock().advanceTo(X, 3))))
+                .isInstanceOf(IllegalStateException.class);
+
+        assertThat(rig.store.keys()).isEqualTo(committed);
+        assertThat(rig.store.get(ProtocolStore.channelClockKey(C))).isEqualTo(channelClock);
+        assertThat(rig.start().channelClocks.get(C)).isEqualTo(clock().advanceTo(D, 0));
+    }
+
+    // Worked examples (§3.6) --------------------------------------------------------------
+
+    /** E1: custody carries a claim through a hop that does not consume its channel. */
+    @Test
+    void claimThroughAnUnconsumedHopHoldsUntilItsOriginIsDelivered() {
+        Channel t1 = new Channel(topic(0x71), 0);
+        Channel t2 = new Channel(topic(0x72), 0);
+        Channel t3 = new Channel(topic(0x73), 0);
+        CausalNode a = new NodeRig().sender(new UUID(1, 0xA)).consumes(t1).sinks(t2.topicId()).start();
+        CausalNode b = new NodeRig().sender(new UUID(1, 0xB)).consumes(t2).sinks(t3.topicId()).start();
+        CausalNode c = new NodeRig().sender(new UUID(1, 0xC)).consumes(t1, t3).start();
+
+        a.onRecord(record(t1, 5));
+        SendStamp y = a.prepareSend(t2);
+        b.onRecord(stamped(t2, 0, y));
+        SendStamp z = b.prepareSend(t3);
+        c.onRecord(record(t1, 3));
+
+        assertThat(y.clock().offsets()).containsEntry(t1, 5L);
+        assertThat(b.channelClocks.get(t2).offsets()).containsEntry(t1, 5L);
+        assertThat(z.clock().offsets()).containsEntry(t1, 5L).containsEntry(t2, 0L);
+        assertThat(c.onRecord(stamped(t3, 0, z))).isEmpty();
+        assertThat(c.onRecord(record(t1, 4))).extracting(Delivery::offset).containsExactly(4L);
+        assertThat(coordinates(c.onRecord(record(t1, 5)))).containsExactly(at(t1, 5), at(t3, 0));
+    }
+
+    /** E2: a consumer of both destinations of a fan-out delivers the sends in send order. */
+    @Test
+    void fanOutSendsAreDeliveredInSendOrderAtAConsumerOfBothDestinations() {
+        Channel m = new Channel(topic(0x40), 0);
+        Channel c2 = new Channel(topic(0xC2), 0);
+        Channel c3 = new Channel(topic(0xC3), 0);
+        UUID s = new UUID(2, 0x5);
+        CausalNode n = new NodeRig().sender(s).consumes(m).sinks(c2.topicId(), c3.topicId()).start();
+        CausalNode p = new NodeRig().sender(new UUID(2, 0x9)).consumes(c2, c3).start();
+        n.onRecord(record(m, 0));
+
+        SendStamp e1 = n.prepareSend(c2);
+        SendStamp e2 = n.prepareSend(c3);
+
+        assertThat(e1.seq()).isZero();
+        assertThat(e1.clock().seqs()).isEmpty();
+        assertThat(e2.seq()).isZero();
+        assertThat(e2.clock().seqs()).containsExactly(Map.entry(seq(c2, s), 0L));
+        assertThat(p.onRecord(stamped(c3, 0, e2))).isEmpty();
+        assertThat(coordinates(p.onRecord(stamped(c2, 0, e1)))).containsExactly(at(c2, 0), at(c3, 0));
+    }
+
+    /** E3: a record queued behind a held head never bridges past it. */
+    @Test
+    void recordBehindAHeldHeadNeverBridgesPastIt() {
+        CausalNode node = rig.start();
+
+        node.onRecord(record(C, 0, clock().advanceTo(D, 5)));
+        node.onRecord(record(C, 1));
+        List<Delivery> out = node.onRecord(record(E, 0, clock().advanceTo(C, 0)));
+
+        assertThat(out).isEmpty();
+        assertThat(node.frontier(C)).isEqualTo(VectorClock.NOTHING);
+        assertThat(node.held(C)).isEqualTo(2);
+        assertThat(node.held(E)).isEqualTo(1);
+    }
+
+    /** E4: a position reported while the queue holds is remembered and folded when it drains. */
+    @Test
+    void positionAdvanceWhileHoldingIsRememberedAndFoldedOnDrain() {
+        CausalNode node = rig.start();
+        node.onRecord(record(C, 0, clock().advanceTo(D, 0)));
+
+        assertThat(node.positionAdvance(C, 10)).isEmpty();
+        assertThat(node.frontier(C)).isEqualTo(VectorClock.NOTHING);
+        assertThat(coordinates(node.onRecord(record(D, 0)))).containsExactly(at(D, 0), at(C, 0));
+        assertThat(node.frontier(C)).isEqualTo(9);
+        assertThat(coordinates(node.onRecord(record(D, 1, clock().advanceTo(C, 5))))).containsExactly(at(D, 1));
+    }
+
+    // Density adaptation (§4) -------------------------------------------------------------
+
+    /** §4.3: the skipped run below a held head is folded, so a claim on a marker inside it is met. */
+    @Test
+    void skipRunBelowAHeldHeadIsFoldedIntoTheFrontier() {
+        CausalNode node = rig.consumes(C, D).start();
+
+        node.onRecord(record(C, 5, clock().advanceTo(D, 0)));
+        assertThat(node.frontier(C)).isEqualTo(4);
+        node.onRecord(record(C, 9, clock().advanceTo(D, 1)));
+        assertThat(coordinates(node.onRecord(record(D, 0)))).containsExactly(at(D, 0), at(C, 5));
+        assertThat(node.frontier(C)).isEqualTo(8);
+        assertThat(coordinates(node.onRecord(record(D, 1, clock().advanceTo(C, 7)))))
+                .containsExactly(at(D, 1), at(C, 9));
+    }
+
+    /** §4.4: a trailing run of skips with no later record is revealed by the consumer position. */
+    @Test
+    void positionAdvanceResolvesAClaimOnATrailingMarker() {
+        CausalNode node = rig.consumes(D, E).start();
+        for (long o = 0; o <= 3; o++) {
+            node.onRecord(record(D, o));
+        }
+        assertThat(node.onRecord(record(E, 0, clock().advanceTo(D, 4)))).isEmpty();
+
+        List<Delivery> out = node.positionAdvance(D, 5);
+
+        assertThat(node.frontier(D)).isEqualTo(4);
+        assertThat(coordinates(out)).containsExactly(at(E, 0));
+    }
+
+    @Test
+    void claimOnATrailingMarkerStaysHeldWithoutAPositionReport() {
+        CausalNode node = rig.consumes(D, E).start();
+        for (long o = 0; o <= 3; o++) {
+            node.onRecord(record(D, o));
+        }
+
+        assertThat(node.onRecord(record(E, 0, clock().advanceTo(D, 4)))).isEmpty();
+        assertThat(node.positionAdvance(E, 1)).isEmpty();
+        assertThat(node.held(E)).isEqualTo(1);
+    }
+
+    @Test
+    void positionAdvanceOnAnEmptyQueueMovesTheFrontierJustBelowIt() {
+        CausalNode node = rig.start();
+
+        assertThat(node.positionAdvance(C, 7)).isEmpty();
+
+        assertThat(node.frontier(C)).isEqualTo(6);
+        assertThat(NodeRig.longValue(rig.store.get(ProtocolStore.frontierKey(C)))).isEqualTo(6);
+    }
+
+    /** §3.5: the advance is folded before the cascade runs, so heads release in one pass, in channel order. */
+    @Test
+    void positionAdvanceIsFoldedBeforeTheCascadeSoHeadsReleaseInChannelOrder() {
+        CausalNode node = rig.start();
+        node.onRecord(record(C, 0, clock().advanceTo(D, 3)));
+        node.onRecord(record(E, 0, clock().advanceTo(D, 3)));
+
+        assertThat(coordinates(node.positionAdvance(D, 4))).containsExactly(at(C, 0), at(E, 0));
+    }
+
+    @Test
+    void positionAdvanceAtOrBelowTheFrontierChangesNothing() {
+        CausalNode node = rig.start();
+        node.onRecord(record(C, 6));
+
+        node.positionAdvance(C, 7);
+        node.positionAdvance(C, 3);
+
+        assertThat(node.frontier(C)).isEqualTo(6);
+    }
+
+    @Test
+    void positionAdvanceOnAnUnconsumedChannelFails() {
+        CausalNode node = rig.start();
+
+        assertThatThrownBy(() -> node.positionAdvance(X, 4))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageStartingWith("Position advance on unconsumed channel; node=stage-task-0_0, channel=" + X);
+    }
+
+    /** §16.10: an absent position means nothing is known, and position 0 means nothing was fetched. */
+    @Test
+    void absentOrZeroPositionMeansNothingKnown() {
+        CausalNode node = rig.start();
+        node.onRecord(record(C, 0, clock().advanceTo(D, 0)));
+
+        assertThat(node.positionAdvance(D, 0)).isEmpty();
+        assertThat(node.onRecord(record(E, 0))).hasSize(1);
+
+        assertThat(node.frontier(D)).isEqualTo(VectorClock.NOTHING);
+        assertThat(node.held(C)).isEqualTo(1);
+        assertThat(node.frontier).doesNotContainKey(D);
+        assertThat(rig.store.keys()).doesNotContain(ProtocolStore.frontierKey(D));
+    }
+
+    @Test
+    void drainedChannelWithoutAPositionReportKeepsItsFrontierAtTheLastDelivery() {
+        CausalNode node = rig.start();
+        node.onRecord(record(C, 4, clock().advanceTo(D, 0)));
+
+        node.onRecord(record(D, 0));
+
+        assertThat(node.frontier(C)).isEqualTo(4);
+    }
+
+    // Cascade (§3.3) ----------------------------------------------------------------------
+
+    @Test
+    void cascadeRunsToAFixpointAcrossChannels() {
+        CausalNode node = rig.start();
+        node.onRecord(record(E, 0, clock().advanceTo(D, 0)));
+        node.onRecord(record(D, 0, clock().advanceTo(C, 0)));
+
+        assertThat(coordinates(node.onRecord(record(C, 0)))).containsExactly(at(C, 0), at(D, 0), at(E, 0));
+    }
+
+    @Test
+    void cascadeVisitsChannelsInSortedOrderWithinAPass() {
+        CausalNode node = rig.start();
+        node.onRecord(record(C, 0, clock().advanceTo(D, 0)));
+        node.onRecord(record(E, 0, clock().advanceTo(D, 0)));
+
+        assertThat(coordinates(node.onRecord(record(D, 0)))).containsExactly(at(D, 0), at(E, 0), at(C, 0));
+    }
+
+    @Test
+    void heldHeadBlocksOnlyItsOwnChannel() {
+        CausalNode node = rig.start();
+        node.onRecord(record(C, 0, clock().advanceTo(D, 0)));
+
+        assertThat(coordinates(node.onRecord(record(C, 1)))).isEmpty();
+        assertThat(coordinates(node.onRecord(record(E, 0)))).containsExactly(at(E, 0));
+        assertThat(coordinates(node.onRecord(record(D, 0)))).containsExactly(at(D, 0), at(C, 0), at(C, 1));
+    }
+
+    @Test
+    void heldCountsCoverEveryQueue() {
+        CausalNode node = rig.start();
+        node.onRecord(record(C, 0, clock().advanceTo(D, 0)));
+        node.onRecord(record(C, 1));
+        node.onRecord(record(E, 0, clock().advanceTo(D, 0)));
+
+        assertThat(node.held()).isEqualTo(3);
+        assertThat(node.held(C)).isEqualTo(2);
+        assertThat(node.held(E)).isEqualTo(1);
+        assertThat(node.held(D)).isZero();
+        assertThat(node.held(X)).isZero();
+    }
+
+    // Sequence marks (§3.2 rule 6) --------------------------------------------------------
+
+    @Test
+    void deliveringATaggedRecordRecordsItsSendersMark() {
+        CausalNode node = rig.start();
+
+        node.onRecord(tagged(C, 4, U, 7, null));
+
+        assertThat(node.marks).containsExactly(Map.entry(seq(C, U), new ProtocolStore.Mark(7, 4)));
+    }
+
+    @Test
+    void untaggedRecordLeavesNoMark() {
+        CausalNode node = rig.start();
+
+        node.onRecord(record(C, 4, clock().advanceTo(X, 1)));
+
+        assertThat(node.marks).isEmpty();
+    }
+
+    @Test
+    void markOnlyAdvancesOnAHigherSequence() {
+        CausalNode node = rig.start();
+        node.onRecord(tagged(C, 0, U, 5, null));
+
+        node.onRecord(tagged(C, 1, U, 5, null));
+        node.onRecord(tagged(C, 2, U, 3, null));
+        assertThat(node.marks.get(seq(C, U))).isEqualTo(new ProtocolStore.Mark(5, 0));
+
+        node.onRecord(tagged(C, 3, U, 6, null));
+        assertThat(node.marks.get(seq(C, U))).isEqualTo(new ProtocolStore.Mark(6, 3));
+    }
+
+    @Test
+    void marksArePerChannelAndSender() {
+        CausalNode node = rig.start();
+
+        node.onRecord(tagged(C, 0, U, 5, null));
+        node.onRecord(tagged(C, 1, V, 2, null));
+        node.onRecord(tagged(D, 0, U, 1, null));
+
+        assertThat(node.marks).containsExactly(
+                Map.entry(seq(C, U), new ProtocolStore.Mark(5, 0)),
+                Map.entry(seq(C, V), new ProtocolStore.Mark(2, 1)),
+                Map.entry(seq(D, U), new ProtocolStore.Mark(1, 0)));
+    }
+
+    @Test
+    void sequenceClaimIsHeldUntilTheSendersMarkReachesIt() {
+        CausalNode node = rig.start();
+        node.onRecord(record(D, 0, clock().advanceSeq(seq(C, U), 2)));
+
+        assertThat(node.onRecord(tagged(C, 0, U, 1, null))).extracting(Delivery::channel).containsExactly(C);
+        assertThat(node.onRecord(tagged(C, 1, V, 9, null))).extracting(Delivery::channel).containsExactly(C);
+        assertThat(coordinates(node.onRecord(tagged(C, 2, U, 2, null)))).containsExactly(at(C, 2), at(D, 0));
+    }
+
+    // Store footprint (§10.4) -------------------------------------------------------------
+
+    /** The "one of everything" key set, in this project's layout (former sink heal writes {@code ca}). */
+    @Test
+    void storeHoldsExactlyOneKeyPerPieceOfStateAfterOneOfEverything() {
+        Channel sink = new Channel(NodeRig.TOPIC_S, 0);
+        rig.consumes(C, D).sinks(NodeRig.TOPIC_S, NodeRig.TOPIC_T);
+        rig.broker.end(NodeRig.T0, 3).topic(NodeRig.TOPIC_D, 1);
+        rig.start();
+        CausalNode node = rig.sinks(NodeRig.TOPIC_S).start();
+
+        node.onRecord(tagged(C, 0, U, 0, clock().advanceTo(X, 4)));
+        node.onRecord(tagged(C, 1, U, 1, clock().advanceTo(D, 0)));
+        node.prepareSend(sink);
+        rig.broker.logStart(X, 5);
+        node.truncateToLogStarts();
+
+        assertThat(rig.store.keys()).containsExactly(
+                "ca",
+                "cc/" + C.key(),
+                "ds/" + C.key() + "/" + U,
+                "f/" + C.key(),
+                "q/" + C.key() + "/e/0000000000000001",
+                "q/" + C.key() + "/m",
+                "scope",
+                "sq/" + sink.key());
+    }
+
+    @Test
+    void deliveredRecordLeavesNoEntryInTheStore() {
+        CausalNode node = rig.start();
+
+        node.onRecord(record(C, 0, clock().advanceTo(D, 0)));
+        node.onRecord(record(D, 0));
+
+        assertThat(rig.store.keys()).noneMatch(k -> k.contains("/e/"));
+        assertThat(NodeRig.longPair(rig.store.get(ProtocolStore.queueMetaKey(C)))).containsExactly(1L, 1L);
+    }
+
+    // Truncation (§8) ---------------------------------------------------------------------
+
+    /** Builds carried ancestry {@code {X:0→40, Y:2→7}} by removing inputs X and Y:2 across a restart. */
+    private CausalNode nodeCarrying() {
+        NodeRig r = new NodeRig().consumes(C, X, NodeRig.Y).sinks(TOPIC_S);
+        CausalNode first = r.start();
+        first.onRecord(record(X, 40));
+        first.onRecord(record(NodeRig.Y, 7));
+        CausalNode node = r.consumes(C).start();
+        assertThat(node.carried).isEqualTo(clock().advanceTo(X, 40).advanceTo(NodeRig.Y, 7));
+        carryingRig = r;
+        return node;
+    }
+
+    private NodeRig carryingRig;
+
+    /** §8.2 worked example. */
+    @Test
+    void truncationToLogStartsDropsEntriesAtOrBelowTheLogStartMinusOne() {
+        CausalNode node = nodeCarrying();
+
+        node.truncateToLogStarts(Map.of(X, 41L, NodeRig.Y, 3L), java.util.Set.of());
+
+        assertThat(node.carried).isEqualTo(clock().advanceTo(NodeRig.Y, 7));
+    }
+
+    @Test
+    void entryAtTheLogStartIsKept() {
+        CausalNode node = nodeCarrying();
+
+        node.truncateToLogStarts(Map.of(X, 40L, NodeRig.Y, 8L), java.util.Set.of());
+
+        assertThat(node.carried).isEqualTo(clock().advanceTo(X, 40));
+    }
+
+    @Test
+    void logStartZeroEverywhereTruncatesNothing() {
+        CausalNode node = nodeCarrying();
+        byte[] before = carryingRig.store.get("ca");
+
+        node.truncateToLogStarts(Map.of(X, 0L, NodeRig.Y, 0L), java.util.Set.of());
+
+        assertThat(node.carried).isEqualTo(clock().advanceTo(X, 40).advanceTo(NodeRig.Y, 7));
+        assertThat(carryingRig.store.get("ca")).isEqualTo(before);
+    }
+
+    @Test
+    void confirmedAbsentTopicDropsAllItsEntries() {
+        CausalNode node = nodeCarrying();
+
+        node.truncateToLogStarts(Map.of(), java.util.Set.of(X));
+
+        assertThat(node.carried).isEqualTo(clock().advanceTo(NodeRig.Y, 7));
+    }
+
+    @Test
+    void truncationIsPersistedAndSurvivesARestart() {
+        CausalNode node = nodeCarrying();
+
+        node.truncateToLogStarts(Map.of(X, 41L), java.util.Set.of());
+
+        assertThat(carryingRig.start().carried).isEqualTo(clock().advanceTo(NodeRig.Y, 7));
+    }
+
+    @Test
+    void truncationDropsEntriesOfAdvertisedClocksAndPersistsThem() {
+        CausalNode node = rig.start();
+        node.onRecord(record(C, 0, clock().advanceTo(X, 5).advanceTo(NodeRig.Y, 9)));
+        node.onRecord(record(E, 0, clock().advanceTo(X, 2)));
+
+        node.truncate(clock().advanceTo(X, 5));
+
+        assertThat(node.channelClocks.get(C)).isEqualTo(clock().advanceTo(NodeRig.Y, 9));
+        assertThat(node.channelClocks.get(E).isEmpty()).isTrue();
+        assertThat(rig.start().channelClocks.get(C)).isEqualTo(clock().advanceTo(NodeRig.Y, 9));
+        assertThat(rig.start().channelClocks.get(E).isEmpty()).isTrue();
+    }
+
+    @Test
+    void truncationLeavesFrontierAndOwnOutputsUntouched() {
+        rig.broker.end(S0, 5);
+        CausalNode node = rig.start();
+        node.onRecord(record(C, 3));
+
+        node.truncate(clock().advanceTo(C, 100).advanceTo(S0, 100));
+
+        assertThat(node.frontier(C)).isEqualTo(3);
+        assertThat(node.ownOutputs).isEqualTo(clock().advanceTo(S0, 4));
+        assertThat(node.prepareSend(S0).clock()).isEqualTo(clock().advanceTo(C, 3).advanceTo(S0, 4));
+    }
+
+    @Test
+    void truncationLeavesSequenceEntriesUntouched() {
+        CausalNode node = rig.start();
+        node.onRecord(record(C, 0, clock().advanceTo(X, 1).advanceSeq(seq(X, U), 1)));
+
+        node.truncateToLogStarts(Map.of(), java.util.Set.of(X));
+
+        assertThat(node.channelClocks.get(C)).isEqualTo(clock().advanceSeq(seq(X, U), 1));
+    }
+
+    @Test
+    void truncationThatRemovesNothingWritesNothing() {
+        CausalNode node = rig.start();
+        node.onRecord(record(C, 0, clock().advanceTo(X, 5)));
+        rig.store.delete(ProtocolStore.channelClockKey(C));
+
+        node.truncate(clock().advanceTo(X, 4).advanceTo(D, 9));
+
+        assertThat(rig.store.keys()).doesNotContain("ca", ProtocolStore.channelClockKey(C));
+    }
+
+    @Test
+    void stampChannelsAreTheOffsetChannelsOfCarriedAncestryAndAdvertisedClocks() {
+        CausalNode node = nodeCarrying();
+        node.onRecord(record(C, 0, clock().advanceTo(E, 2).advanceSeq(seq(D, U), 1)));
+
+        assertThat(node.stampChannels()).containsExactly(E, X, NodeRig.Y);
+    }
+
+    @Test
+    void truncationSweepAsksTheBrokerAboutTheStampChannels() {
+        CausalNode node = nodeCarrying();
+        carryingRig.broker.logStart(X, 41).logStart(NodeRig.Y, 3);
+
+        node.truncateToLogStarts();
+
+        assertThat(carryingRig.broker.logStartQueries()).containsExactly(java.util.Set.of(X, NodeRig.Y));
+        assertThat(node.carried).isEqualTo(clock().advanceTo(NodeRig.Y, 7));
+    }
+
+    @Test
+    void truncationSweepDropsEveryEntryOfADeletedTopic() {
+        CausalNode node = nodeCarrying();
+        carryingRig.broker.logStart(NodeRig.Y, 0);
+
+        node.truncateToLogStarts();
+
+        assertThat(node.carried).isEqualTo(clock().advanceTo(NodeRig.Y, 7));
+    }
+}

@@ -1,0 +1,258 @@
+package io.github.tobyjamesclements.parsley;
+
+import static io.github.tobyjamesclements.parsley.HeldRecord.Diagnosis.HELD_UPSTREAM;
+import static io.github.tobyjamesclements.parsley.HeldRecord.Diagnosis.NOT_FETCHED;
+import static io.github.tobyjamesclements.parsley.HeldRecord.Diagnosis.SENDER_BEHIND;
+import static io.github.tobyjamesclements.parsley.HeldRecord.Diagnosis.SENDER_UNSEEN;
+import static io.github.tobyjamesclements.parsley.NodeRig.C;
+import static io.github.tobyjamesclements.parsley.NodeRig.D;
+import static io.github.tobyjamesclements.parsley.NodeRig.E;
+import static io.github.tobyjamesclements.parsley.NodeRig.TOPIC_S;
+import static io.github.tobyjamesclements.parsley.NodeRig.U;
+import static io.github.tobyjamesclements.parsley.NodeRig.V;
+import static io.github.tobyjamesclements.parsley.NodeRig.X;
+import static io.github.tobyjamesclements.parsley.NodeRig.clock;
+import static io.github.tobyjamesclements.parsley.NodeRig.record;
+import static io.github.tobyjamesclements.parsley.NodeRig.seq;
+import static io.github.tobyjamesclements.parsley.NodeRig.tagged;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+
+/** The delivery gate and its diagnosis (protocol.md §3.2, §13.3). */
+class GateTests {
+
+    private static final Set<Channel> CONSUMED = Set.of(C, D, E);
+
+    private final Map<Channel, Long> frontier = new TreeMap<>();
+    private final Map<SeqKey, ProtocolStore.Mark> marks = new TreeMap<>();
+    private final Map<Channel, Long> positions = new TreeMap<>();
+
+    private boolean deliverable(VectorClock claims) {
+        return Gate.deliverable(C, claims, CONSUMED, frontier, marks);
+    }
+
+    private List<Gate.Unmet> unmet(VectorClock claims) {
+        return Gate.unmet(C, claims, CONSUMED, frontier, marks, positions);
+    }
+
+    // deliverable -------------------------------------------------------------------------
+
+    @Test
+    void emptyClockIsDeliverable() {
+        assertThat(deliverable(clock())).isTrue();
+    }
+
+    @Test
+    void offsetClaimOnTheOwnChannelIsIgnoredWhateverItsValue() {
+        assertThat(deliverable(clock().advanceTo(C, Long.MAX_VALUE))).isTrue();
+    }
+
+    @Test
+    void sequenceClaimOnTheOwnChannelIsIgnoredWhateverItsValue() {
+        assertThat(deliverable(clock().advanceSeq(seq(C, U), 1_000))).isTrue();
+    }
+
+    @Test
+    void offsetClaimOnAnUnconsumedChannelImposesNoWait() {
+        assertThat(deliverable(clock().advanceTo(X, 50))).isTrue();
+    }
+
+    @Test
+    void sequenceClaimOnAnUnconsumedChannelImposesNoWait() {
+        assertThat(deliverable(clock().advanceSeq(seq(X, U), 50))).isTrue();
+    }
+
+    @Test
+    void offsetClaimIsMetByAFrontierEqualToIt() {
+        frontier.put(D, 4L);
+
+        assertThat(deliverable(clock().advanceTo(D, 4))).isTrue();
+    }
+
+    @Test
+    void offsetClaimIsNotMetByAFrontierBelowIt() {
+        frontier.put(D, 4L);
+
+        assertThat(deliverable(clock().advanceTo(D, 5))).isFalse();
+    }
+
+    @Test
+    void offsetClaimOnOffsetZeroIsNotMetByAnAbsentFrontier() {
+        assertThat(deliverable(clock().advanceTo(D, 0))).isFalse();
+    }
+
+    @Test
+    void sequenceClaimIsMetByAMarkEqualToIt() {
+        marks.put(seq(D, U), new ProtocolStore.Mark(3, 0));
+
+        assertThat(deliverable(clock().advanceSeq(seq(D, U), 3))).isTrue();
+    }
+
+    @Test
+    void sequenceClaimIsNotMetByAMarkBelowIt() {
+        marks.put(seq(D, U), new ProtocolStore.Mark(3, 90));
+
+        assertThat(deliverable(clock().advanceSeq(seq(D, U), 4))).isFalse();
+    }
+
+    @Test
+    void sequenceClaimIsNotMetWithoutAMark() {
+        frontier.put(D, 100L);
+
+        assertThat(deliverable(clock().advanceSeq(seq(D, U), 0))).isFalse();
+    }
+
+    @Test
+    void sequenceClaimIsNotMetByAnotherSendersMark() {
+        marks.put(seq(D, V), new ProtocolStore.Mark(9, 0));
+
+        assertThat(deliverable(clock().advanceSeq(seq(D, U), 0))).isFalse();
+    }
+
+    @Test
+    void everyClaimMustBeMet() {
+        frontier.put(D, 4L);
+        marks.put(seq(E, U), new ProtocolStore.Mark(3, 0));
+
+        assertThat(deliverable(clock().advanceTo(D, 4).advanceSeq(seq(E, U), 3))).isTrue();
+        assertThat(deliverable(clock().advanceTo(D, 4).advanceTo(E, 0).advanceSeq(seq(E, U), 3))).isFalse();
+        assertThat(deliverable(clock().advanceTo(D, 4).advanceSeq(seq(E, U), 3).advanceSeq(seq(E, V), 0))).isFalse();
+    }
+
+    @Test
+    void unmetOffsetClaimAfterAMetOneStillHolds() {
+        frontier.put(C, 10L);
+        frontier.put(D, 10L);
+
+        assertThat(deliverable(clock().advanceTo(D, 1).advanceTo(E, 1))).isFalse();
+    }
+
+    // unmet (diagnosis) -------------------------------------------------------------------
+
+    @Test
+    void claimOnAnOffsetNotYetFetchedIsDiagnosedNotFetched() {
+        frontier.put(D, 2L);
+        positions.put(D, 5L);
+
+        assertThat(unmet(clock().advanceTo(D, 5)))
+                .containsExactly(new Gate.Unmet(NOT_FETCHED, D, null, 5, 2));
+    }
+
+    @Test
+    void claimOnAChannelWithNoKnownPositionIsDiagnosedNotFetched() {
+        assertThat(unmet(clock().advanceTo(D, 0)))
+                .containsExactly(new Gate.Unmet(NOT_FETCHED, D, null, 0, VectorClock.NOTHING));
+    }
+
+    @Test
+    void claimOnAFetchedButUndeliveredOffsetIsDiagnosedHeldUpstream() {
+        frontier.put(D, 2L);
+        positions.put(D, 6L);
+
+        assertThat(unmet(clock().advanceTo(D, 5)))
+                .containsExactly(new Gate.Unmet(HELD_UPSTREAM, D, null, 5, 2));
+    }
+
+    @Test
+    void sequenceClaimOfASenderNeverDeliveredIsDiagnosedSenderUnseen() {
+        assertThat(unmet(clock().advanceSeq(seq(D, U), 4)))
+                .containsExactly(new Gate.Unmet(SENDER_UNSEEN, D, U, 4, VectorClock.NOTHING));
+    }
+
+    @Test
+    void sequenceClaimAboveTheSendersMarkIsDiagnosedSenderBehind() {
+        marks.put(seq(D, U), new ProtocolStore.Mark(3, 40));
+
+        assertThat(unmet(clock().advanceSeq(seq(D, U), 4)))
+                .containsExactly(new Gate.Unmet(SENDER_BEHIND, D, U, 4, 3));
+    }
+
+    @Test
+    void metOwnChannelAndUnconsumedClaimsAreNotDiagnosed() {
+        frontier.put(D, 5L);
+        marks.put(seq(E, U), new ProtocolStore.Mark(4, 0));
+
+        VectorClock claims = clock().advanceTo(C, 99).advanceTo(D, 5).advanceTo(X, 99)
+                .advanceSeq(seq(C, U), 99).advanceSeq(seq(E, U), 4).advanceSeq(seq(X, U), 99);
+
+        assertThat(unmet(claims)).isEmpty();
+    }
+
+    @Test
+    void everyUnmetClaimIsCollectedOffsetsFirst() {
+        frontier.put(D, 1L);
+        positions.put(E, 3L);
+        marks.put(seq(D, V), new ProtocolStore.Mark(0, 0));
+
+        VectorClock claims = clock().advanceTo(D, 2).advanceTo(E, 7)
+                .advanceSeq(seq(D, U), 1).advanceSeq(seq(D, V), 2);
+
+        assertThat(unmet(claims)).containsExactly(
+                new Gate.Unmet(NOT_FETCHED, D, null, 2, 1),
+                new Gate.Unmet(NOT_FETCHED, E, null, 7, VectorClock.NOTHING),
+                new Gate.Unmet(SENDER_UNSEEN, D, U, 1, VectorClock.NOTHING),
+                new Gate.Unmet(SENDER_BEHIND, D, V, 2, 0));
+    }
+
+    // explainHeads (§13.3) ----------------------------------------------------------------
+
+    @Test
+    void explainHeadsDescribesEachHeldHeadWithItsUnmetClaims() {
+        CausalNode node = new NodeRig().consumes(C, D, E).sinks(TOPIC_S).start();
+        node.onRecord(record(C, 4, clock().advanceTo(D, 2)));
+        node.onRecord(record(C, 5));
+        node.onRecord(record(D, 2, clock().advanceSeq(seq(E, U), 0)));
+        node.onRecord(tagged(E, 0, V, 0, clock().advanceTo(D, 2)));
+        node.onRecord(tagged(E, 1, U, 3, null));
+
+        assertThat(node.explainHeads()).containsExactly(
+                new Gate.HeadExplanation(C, 4, 2, List.of(new Gate.Unmet(HELD_UPSTREAM, D, null, 2, 1))),
+                new Gate.HeadExplanation(D, 2, 1, List.of(new Gate.Unmet(SENDER_UNSEEN, E, U, 0, -1))),
+                new Gate.HeadExplanation(E, 0, 2, List.of(new Gate.Unmet(HELD_UPSTREAM, D, null, 2, 1))));
+    }
+
+    @Test
+    void explainHeadsIsEmptyWhenNothingIsHeld() {
+        CausalNode node = new NodeRig().consumes(C, D).sinks(TOPIC_S).start();
+        node.onRecord(record(C, 0));
+
+        assertThat(node.explainHeads()).isEmpty();
+    }
+
+    @Test
+    void explainHeadsDiagnosesAClaimOnTheLastFetchedPositionAsNotFetched() {
+        CausalNode node = new NodeRig().consumes(C, D).sinks(TOPIC_S).start();
+        node.onRecord(record(C, 0, clock().advanceTo(D, 3)));
+        node.positionAdvance(D, 3);
+
+        assertThat(node.explainHeads()).containsExactly(
+                new Gate.HeadExplanation(C, 0, 1, List.of(new Gate.Unmet(NOT_FETCHED, D, null, 3, 2))));
+    }
+
+    @Test
+    void explainHeadsDiagnosesASenderBehind() {
+        CausalNode node = new NodeRig().consumes(C, D).sinks(TOPIC_S).start();
+        node.onRecord(tagged(D, 0, U, 1, null));
+        node.onRecord(record(C, 0, clock().advanceSeq(seq(D, U), 2)));
+
+        assertThat(node.explainHeads()).containsExactly(
+                new Gate.HeadExplanation(C, 0, 1, List.of(new Gate.Unmet(SENDER_BEHIND, D, U, 2, 1))));
+    }
+
+    /** A restored head whose claims a rescope made moot has nothing unmet: it releases on the next cascade. */
+    @Test
+    void explainHeadsOmitsAHeadWithNoUnmetClaim() {
+        NodeRig rig = new NodeRig().consumes(C, D, E).sinks(TOPIC_S);
+        rig.start().onRecord(record(C, 0, clock().advanceTo(E, 0)));
+        CausalNode node = rig.consumes(C, D).start();
+
+        assertThat(node.held(C)).isEqualTo(1);
+        assertThat(node.explainHeads()).isEmpty();
+        assertThat(node.onRecord(record(D, 0))).extracting(Delivery::channel).containsExactly(C, D);
+    }
+}
