@@ -1,14 +1,19 @@
 package io.github.tobyjamesclements.parsley.spring.autoconfigure;
 
+import io.github.tobyjamesclements.parsley.CausalStreams;
 import io.github.tobyjamesclements.parsley.Codec;
 import io.github.tobyjamesclements.parsley.Emission;
 import io.github.tobyjamesclements.parsley.Message;
+import io.github.tobyjamesclements.parsley.Parsley;
+import io.github.tobyjamesclements.parsley.Stage;
 import io.github.tobyjamesclements.parsley.Step;
 import io.github.tobyjamesclements.parsley.Topic;
 import io.github.tobyjamesclements.parsley.spring.CausalFold;
 import io.github.tobyjamesclements.parsley.spring.CausalHandler;
 import java.util.List;
+import java.util.Properties;
 import org.springframework.context.annotation.Bean;
+import org.springframework.core.env.Environment;
 
 /**
  * A valid application shared by the auto-configuration tests: a {@code notifier} stage with two
@@ -28,6 +33,8 @@ final class TestShop {
     static final Topic<String, Long> TOTALS = Topic.of("totals", Codec.utf8(), Codec.int64());
 
     static final Class<?>[] APPLICATION = {Topics.class, Notifier.class, Totals.class};
+
+    static final Class<?>[] HAND_BUILT = {Topics.class, HandBuilt.class};
 
     private TestShop() {
     }
@@ -66,6 +73,35 @@ final class TestShop {
         @Bean
         Topic<String, Long> totals() {
             return TOTALS;
+        }
+    }
+
+    /**
+     * A user who builds the application by hand and declares both {@code Parsley} and
+     * {@code CausalStreams} as beans, with the broker and state directory of the test's properties.
+     */
+    static class HandBuilt {
+
+        @Bean
+        Parsley handBuiltParsley() {
+            return Parsley.named("hand-built", Stage.named("echo").on(ORDERS, m -> List.of()).build());
+        }
+
+        @Bean
+        CausalStreams handBuiltStreams(Parsley parsley, Environment environment) {
+            Properties properties = new Properties();
+            properties.put("bootstrap.servers", environment.getRequiredProperty("spring.kafka.bootstrap-servers"));
+            properties.put("state.dir", environment.getRequiredProperty("spring.kafka.streams.state-dir"));
+            return parsley.streams(properties);
+        }
+    }
+
+    /** A user who builds Parsley by hand and exposes only the running application as a bean. */
+    static class StreamsOnly {
+
+        @Bean
+        CausalStreams handBuiltStreams(Environment environment) {
+            return new HandBuilt().handBuiltStreams(new HandBuilt().handBuiltParsley(), environment);
         }
     }
 
