@@ -59,9 +59,9 @@ class ParsleyContainerIT {
         try (KafkaProducer<String, String> producer = new KafkaProducer<>(
                 Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.getBootstrapServers()), new StringSerializer(),
                 new StringSerializer())) {
-            producer.send(new ProducerRecord<>(ShopApplication.ORDERS, "c1", "{\"orderId\":\"o1\",\"amount\":5}")).get();
-            producer.send(new ProducerRecord<>(ShopApplication.PAYMENTS, "c1", "{\"orderId\":\"o1\",\"amount\":5}"))
-                    .get();
+            String json = "{\"orderId\":\"o1\",\"amount\":5}";
+            producer.send(new ProducerRecord<>(ShopApplication.ORDERS, "c1", json)).get();
+            producer.send(new ProducerRecord<>(ShopApplication.PAYMENTS, "c1", json)).get();
         }
         assertThat(readNotifications(2)).containsExactly("order o1", "payment o1");
         assertThat(health.health().getStatus()).isEqualTo(Status.UP);

@@ -136,7 +136,8 @@ class AnnotatedStagesTests {
                     assertThat(context).hasFailed();
                     assertThat(context.getStartupFailure()).rootCause()
                             .isInstanceOf(InvalidCausalMethodException.class)
-                            .hasMessageContaining("stage 'totals' needs a state codec, and no JSON mapper is available");
+                            .hasMessageContaining("stage 'totals' needs a state codec, and no JSON mapper is"
+                                    + " available");
                     FailureAnalysis analysis = FailureAnalyses.of(context.getStartupFailure());
                     assertThat(analysis.getAction()).isEqualTo("Add spring-boot-jackson to the classpath, or declare"
                             + " a CausalState bean for stage 'totals'.");

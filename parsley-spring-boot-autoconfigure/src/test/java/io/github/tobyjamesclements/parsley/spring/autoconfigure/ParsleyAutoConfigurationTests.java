@@ -135,9 +135,8 @@ class ParsleyAutoConfigurationTests {
 
     @Test
     void startupFailsWithoutApplicationId() {
-        new ApplicationContextRunner()
-                .withConfiguration(AutoConfigurations.of(KafkaAutoConfiguration.class, ParsleyAutoConfiguration.class))
-                .withUserConfiguration(TestShop.APPLICATION).run(context -> {
+        contextRunner.withUserConfiguration(TestShop.APPLICATION).withPropertyValues("spring.application.name=")
+                .run(context -> {
                     assertThat(context).hasFailed();
                     assertThat(context.getStartupFailure()).rootCause()
                             .isInstanceOf(MissingApplicationIdException.class)

@@ -37,7 +37,7 @@ class ParsleyEndpointAutoConfigurationTests {
     private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
             .withConfiguration(AutoConfigurations.of(KafkaAutoConfiguration.class, ParsleyAutoConfiguration.class,
                     ParsleyStreamsAutoConfiguration.class, ParsleyEndpointAutoConfiguration.class))
-            .withUserConfiguration(TestShop.APPLICATION)
+            .withUserConfiguration(TestShop.Topics.class)
             .withPropertyValues("spring.application.name=shop",
                     "spring.kafka.bootstrap-servers=" + broker.getBrokersAsString(),
                     "spring.kafka.streams.state-dir=" + stateDir, "spring.kafka.streams.auto-startup=false",
@@ -55,12 +55,13 @@ class ParsleyEndpointAutoConfigurationTests {
 
     @Test
     void createsTheEndpointWhenExposed() {
-        contextRunner.run(context -> assertThat(context).hasSingleBean(ParsleyEndpoint.class));
+        contextRunner.withUserConfiguration(TestShop.STAGES)
+                .run(context -> assertThat(context).hasSingleBean(ParsleyEndpoint.class));
     }
 
     @Test
     void describesTheStagesTheTopologyAndTheHolds() {
-        contextRunner.run(context -> {
+        contextRunner.withUserConfiguration(TestShop.STAGES).run(context -> {
             ParsleyDescriptor descriptor = context.getBean(ParsleyEndpoint.class).parsley();
             assertThat(descriptor.getApplicationId()).isEqualTo("shop");
             assertThat(descriptor.getState()).isEqualTo("CREATED");
@@ -81,20 +82,23 @@ class ParsleyEndpointAutoConfigurationTests {
 
     @Test
     void createsNoEndpointWhenNotExposed() {
-        contextRunner.withPropertyValues("management.endpoints.web.exposure.include=health")
+        contextRunner.withUserConfiguration(TestShop.STAGES)
+                .withPropertyValues("management.endpoints.web.exposure.include=health")
                 .run(context -> assertThat(context).hasSingleBean(CausalStreams.class)
                         .doesNotHaveBean(ParsleyEndpoint.class));
     }
 
     @Test
     void createsNoEndpointWhenAccessIsNone() {
-        contextRunner.withPropertyValues("management.endpoint.parsley.access=NONE")
+        contextRunner.withUserConfiguration(TestShop.STAGES)
+                .withPropertyValues("management.endpoint.parsley.access=NONE")
                 .run(context -> assertThat(context).doesNotHaveBean(ParsleyEndpoint.class));
     }
 
     @Test
     void backsOffForUserEndpoint() {
-        contextRunner.withUserConfiguration(UserEndpointConfiguration.class).run(context -> {
+        contextRunner.withUserConfiguration(TestShop.STAGES)
+                .withUserConfiguration(UserEndpointConfiguration.class).run(context -> {
             assertThat(context).hasSingleBean(ParsleyEndpoint.class);
             assertThat(context.getBean(ParsleyEndpoint.class))
                     .isSameAs(context.getBean(UserEndpointConfiguration.class).endpoint);
@@ -103,33 +107,28 @@ class ParsleyEndpointAutoConfigurationTests {
 
     @Test
     void backsOffWithoutActuator() {
-        contextRunner.withClassLoader(new FilteredClassLoader(ConditionalOnAvailableEndpoint.class))
+        contextRunner.withUserConfiguration(TestShop.STAGES)
+                .withClassLoader(new FilteredClassLoader(ConditionalOnAvailableEndpoint.class))
                 .run(context -> assertThat(context).hasNotFailed().hasSingleBean(CausalStreams.class)
                         .doesNotHaveBean(ParsleyEndpoint.class));
     }
 
     @Test
     void isOffWhenParsleyIsDisabledEvenForUserParsleyAndStreams() {
-        contextRunner.withUserConfiguration(TestShop.HAND_BUILT).withPropertyValues("parsley.enabled=false")
+        contextRunner.withUserConfiguration(TestShop.HandBuilt.class).withPropertyValues("parsley.enabled=false")
                 .run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(ParsleyEndpoint.class));
     }
 
     @Test
     void createsNoEndpointWithoutStreams() {
-        contextRunner.withPropertyValues("parsley.streams.enabled=false")
+        contextRunner.withUserConfiguration(TestShop.STAGES).withPropertyValues("parsley.streams.enabled=false")
                 .run(context -> assertThat(context).hasSingleBean(Parsley.class)
                         .doesNotHaveBean(ParsleyEndpoint.class));
     }
 
     @Test
     void createsNoEndpointForUserStreamsWithoutAParsleyBean() {
-        new ApplicationContextRunner()
-                .withConfiguration(AutoConfigurations.of(KafkaAutoConfiguration.class, ParsleyAutoConfiguration.class,
-                        ParsleyStreamsAutoConfiguration.class, ParsleyEndpointAutoConfiguration.class))
-                .withUserConfiguration(TestShop.Topics.class, TestShop.StreamsOnly.class)
-                .withPropertyValues("spring.kafka.bootstrap-servers=" + broker.getBrokersAsString(),
-                        "spring.kafka.streams.state-dir=" + stateDir,
-                        "management.endpoints.web.exposure.include=parsley")
+        contextRunner.withUserConfiguration(TestShop.StreamsOnly.class)
                 .run(context -> assertThat(context).hasNotFailed().hasSingleBean(CausalStreams.class)
                         .doesNotHaveBean(Parsley.class).doesNotHaveBean(ParsleyEndpoint.class));
     }

@@ -49,7 +49,7 @@ class ParsleyHealthContributorAutoConfigurationTests {
             .withConfiguration(AutoConfigurations.of(KafkaAutoConfiguration.class, ParsleyAutoConfiguration.class,
                     ParsleyStreamsAutoConfiguration.class, ParsleyHealthContributorAutoConfiguration.class,
                     HealthContributorAutoConfiguration.class))
-            .withUserConfiguration(TestShop.APPLICATION)
+            .withUserConfiguration(TestShop.Topics.class)
             .withPropertyValues("spring.application.name=shop",
                     "spring.kafka.bootstrap-servers=" + broker.getBrokersAsString(),
                     "spring.kafka.streams.state-dir=" + stateDir, "spring.kafka.streams.auto-startup=false",
@@ -68,14 +68,14 @@ class ParsleyHealthContributorAutoConfigurationTests {
 
     @Test
     void createsTheParsleyHealthContributor() {
-        contextRunner.run(context -> {
+        contextRunner.withUserConfiguration(TestShop.STAGES).run(context -> {
             assertThat(context).hasSingleBean(ParsleyHealthIndicator.class).hasBean("parsleyHealthContributor");
         });
     }
 
     @Test
     void reportsUnknownWithDetailsBeforeTheApplicationStarts() {
-        contextRunner.run(context -> {
+        contextRunner.withUserConfiguration(TestShop.STAGES).run(context -> {
             Health health = context.getBean(ParsleyHealthIndicator.class).health();
             assertThat(health.getStatus()).isEqualTo(Status.UNKNOWN);
             assertThat(health.getDetails()).containsEntry("state", "CREATED").containsEntry("applicationId", "shop")
@@ -89,7 +89,7 @@ class ParsleyHealthContributorAutoConfigurationTests {
 
     @Test
     void reportsDownOnceTheApplicationIsClosed() {
-        contextRunner.run(context -> {
+        contextRunner.withUserConfiguration(TestShop.STAGES).run(context -> {
             context.getBean(ParsleyLifecycle.class).destroy();
             Health health = context.getBean(ParsleyHealthIndicator.class).health();
             assertThat(health.getStatus()).isEqualTo(Status.DOWN);
@@ -99,7 +99,8 @@ class ParsleyHealthContributorAutoConfigurationTests {
 
     @Test
     void reportsUpWithTasksWhileRunning() {
-        contextRunner.withPropertyValues("spring.kafka.streams.auto-startup=true", "parsley.application-id=shop-up")
+        contextRunner.withUserConfiguration(TestShop.STAGES)
+                .withPropertyValues("spring.kafka.streams.auto-startup=true", "parsley.application-id=shop-up")
                 .run(context -> {
                     ParsleyHealthIndicator indicator = context.getBean(ParsleyHealthIndicator.class);
                     Awaitility.await().atMost(Duration.ofSeconds(90))
@@ -114,7 +115,8 @@ class ParsleyHealthContributorAutoConfigurationTests {
 
     @Test
     void reportsDownWhileAHoldIsOlderThanTheThresholdWhenDownOnStall() throws Exception {
-        contextRunner.withPropertyValues("spring.kafka.streams.auto-startup=true", "parsley.application-id=shop-stall",
+        contextRunner.withUserConfiguration(TestShop.STAGES)
+                .withPropertyValues("spring.kafka.streams.auto-startup=true", "parsley.application-id=shop-stall",
                 "parsley.health.hold-age-threshold=1s", "parsley.health.down-on-stall=true").run(context -> {
                     ParsleyHealthIndicator indicator = context.getBean(ParsleyHealthIndicator.class);
                     Awaitility.await().atMost(Duration.ofSeconds(90))
@@ -145,14 +147,16 @@ class ParsleyHealthContributorAutoConfigurationTests {
 
     @Test
     void backsOffForAUserBeanNamedParsleyHealthIndicator() {
-        contextRunner.withBean("parsleyHealthIndicator", HealthIndicator.class, () -> () -> Health.up().build())
+        contextRunner.withUserConfiguration(TestShop.STAGES)
+                .withBean("parsleyHealthIndicator", HealthIndicator.class, () -> () -> Health.up().build())
                 .run(context -> assertThat(context).doesNotHaveBean(ParsleyHealthIndicator.class)
                         .hasBean("parsleyHealthIndicator"));
     }
 
     @Test
     void backsOffForAUserBeanNamedParsleyHealthContributor() {
-        contextRunner.withBean("parsleyHealthContributor", HealthContributor.class,
+        contextRunner.withUserConfiguration(TestShop.STAGES)
+                .withBean("parsleyHealthContributor", HealthContributor.class,
                 () -> CompositeHealthContributor.fromMap(Map.of("mine", (HealthIndicator) () -> Health.up().build())))
                 .run(context -> assertThat(context).doesNotHaveBean(ParsleyHealthIndicator.class)
                         .hasBean("parsleyHealthContributor"));
@@ -160,14 +164,15 @@ class ParsleyHealthContributorAutoConfigurationTests {
 
     @Test
     void isOffWhenTheParsleyHealthIndicatorIsDisabled() {
-        contextRunner.withPropertyValues("management.health.parsley.enabled=false")
+        contextRunner.withUserConfiguration(TestShop.STAGES)
+                .withPropertyValues("management.health.parsley.enabled=false")
                 .run(context -> assertThat(context).hasSingleBean(CausalStreams.class)
                         .doesNotHaveBean(ParsleyHealthIndicator.class));
     }
 
     @Test
     void reportsOnUserParsleyAndStreams() {
-        contextRunner.withUserConfiguration(TestShop.HAND_BUILT).run(context -> {
+        contextRunner.withUserConfiguration(TestShop.HandBuilt.class).run(context -> {
             assertThat(context).hasSingleBean(ParsleyHealthIndicator.class);
             assertThat(context.getBean(ParsleyHealthIndicator.class).health().getDetails())
                     .containsEntry("applicationId", "hand-built");
@@ -176,20 +181,21 @@ class ParsleyHealthContributorAutoConfigurationTests {
 
     @Test
     void isOffWhenParsleyIsDisabledEvenForUserParsleyAndStreams() {
-        contextRunner.withUserConfiguration(TestShop.HAND_BUILT).withPropertyValues("parsley.enabled=false")
+        contextRunner.withUserConfiguration(TestShop.HandBuilt.class).withPropertyValues("parsley.enabled=false")
                 .run(context -> assertThat(context).hasNotFailed().hasSingleBean(CausalStreams.class)
                         .doesNotHaveBean(ParsleyHealthIndicator.class));
     }
 
     @Test
     void createsNoContributorWithoutStreams() {
-        contextRunner.withPropertyValues("parsley.streams.enabled=false")
+        contextRunner.withUserConfiguration(TestShop.STAGES).withPropertyValues("parsley.streams.enabled=false")
                 .run(context -> assertThat(context).doesNotHaveBean(ParsleyHealthIndicator.class));
     }
 
     @Test
     void backsOffWithoutActuatorHealth() {
-        contextRunner.withClassLoader(new FilteredClassLoader(HealthIndicator.class,
+        contextRunner.withUserConfiguration(TestShop.STAGES)
+                .withClassLoader(new FilteredClassLoader(HealthIndicator.class,
                         ConditionalOnEnabledHealthIndicator.class))
                 .run(context -> assertThat(context).hasNotFailed().hasSingleBean(CausalStreams.class)
                         .doesNotHaveBean(ParsleyHealthIndicator.class));

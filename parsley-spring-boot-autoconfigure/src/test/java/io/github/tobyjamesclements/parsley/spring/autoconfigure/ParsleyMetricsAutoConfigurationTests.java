@@ -32,12 +32,13 @@ class ParsleyMetricsAutoConfigurationTests {
     @TempDir
     static Path stateDir;
 
+    private static final AutoConfigurations METRICS = AutoConfigurations.of(MetricsAutoConfiguration.class,
+            CompositeMeterRegistryAutoConfiguration.class, SimpleMetricsExportAutoConfiguration.class);
+
     private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
             .withConfiguration(AutoConfigurations.of(KafkaAutoConfiguration.class, ParsleyAutoConfiguration.class,
-                    ParsleyStreamsAutoConfiguration.class, ParsleyMetricsAutoConfiguration.class,
-                    MetricsAutoConfiguration.class, CompositeMeterRegistryAutoConfiguration.class,
-                    SimpleMetricsExportAutoConfiguration.class))
-            .withUserConfiguration(TestShop.APPLICATION)
+                    ParsleyStreamsAutoConfiguration.class, ParsleyMetricsAutoConfiguration.class))
+            .withUserConfiguration(TestShop.Topics.class)
             .withPropertyValues("spring.application.name=shop",
                     "spring.kafka.bootstrap-servers=" + broker.getBrokersAsString(),
                     "spring.kafka.streams.state-dir=" + stateDir, "spring.kafka.streams.auto-startup=false",
@@ -55,7 +56,7 @@ class ParsleyMetricsAutoConfigurationTests {
 
     @Test
     void bindsParsleyMetersForEveryStage() {
-        contextRunner.run(context -> {
+        contextRunner.withConfiguration(METRICS).withUserConfiguration(TestShop.STAGES).run(context -> {
             assertThat(context).hasSingleBean(ParsleyMeterBinder.class);
             MeterRegistry registry = context.getBean(MeterRegistry.class);
             for (String stage : new String[] {"notifier", "totals"}) {
@@ -76,7 +77,7 @@ class ParsleyMetricsAutoConfigurationTests {
 
     @Test
     void bindsKafkaStreamsClientMetrics() {
-        contextRunner.run(context -> {
+        contextRunner.withConfiguration(METRICS).withUserConfiguration(TestShop.STAGES).run(context -> {
             MeterRegistry registry = context.getBean(MeterRegistry.class);
             assertThat(registry.get("kafka.stream.alive.stream.threads").tag("application", "shop").gauge())
                     .isNotNull();
@@ -85,7 +86,8 @@ class ParsleyMetricsAutoConfigurationTests {
 
     @Test
     void backsOffForUserMeterBinder() {
-        contextRunner.withUserConfiguration(UserBinderConfiguration.class).run(context -> {
+        contextRunner.withConfiguration(METRICS).withUserConfiguration(TestShop.STAGES)
+                .withUserConfiguration(UserBinderConfiguration.class).run(context -> {
             assertThat(context).hasSingleBean(ParsleyMeterBinder.class);
             assertThat(context.getBean(ParsleyMeterBinder.class))
                     .isSameAs(context.getBean(UserBinderConfiguration.class).binder);
@@ -94,48 +96,37 @@ class ParsleyMetricsAutoConfigurationTests {
 
     @Test
     void backsOffWithoutMeterRegistry() {
-        new ApplicationContextRunner()
-                .withConfiguration(AutoConfigurations.of(KafkaAutoConfiguration.class, ParsleyAutoConfiguration.class,
-                        ParsleyStreamsAutoConfiguration.class, ParsleyMetricsAutoConfiguration.class))
-                .withUserConfiguration(TestShop.APPLICATION)
-                .withPropertyValues("spring.application.name=shop",
-                        "spring.kafka.bootstrap-servers=" + broker.getBrokersAsString(),
-                        "spring.kafka.streams.state-dir=" + stateDir, "spring.kafka.streams.auto-startup=false")
+        contextRunner.withUserConfiguration(TestShop.STAGES)
                 .run(context -> assertThat(context).hasSingleBean(CausalStreams.class)
                         .doesNotHaveBean(ParsleyMeterBinder.class));
     }
 
     @Test
     void backsOffWithoutMicrometer() {
-        contextRunner.withClassLoader(new FilteredClassLoader("io.micrometer.core"))
+        contextRunner.withConfiguration(METRICS).withUserConfiguration(TestShop.STAGES)
+                .withClassLoader(new FilteredClassLoader("io.micrometer.core"))
                 .run(context -> assertThat(context).hasNotFailed().hasSingleBean(CausalStreams.class)
                         .doesNotHaveBean(ParsleyMeterBinder.class));
     }
 
     @Test
     void isOffWhenParsleyIsDisabledEvenForUserParsleyAndStreams() {
-        contextRunner.withUserConfiguration(TestShop.HAND_BUILT).withPropertyValues("parsley.enabled=false")
+        contextRunner.withConfiguration(METRICS).withUserConfiguration(TestShop.HandBuilt.class)
+                .withPropertyValues("parsley.enabled=false")
                 .run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(ParsleyMeterBinder.class));
     }
 
     @Test
     void createsNoBinderWithoutStreams() {
-        contextRunner.withPropertyValues("parsley.streams.enabled=false")
+        contextRunner.withConfiguration(METRICS).withUserConfiguration(TestShop.STAGES)
+                .withPropertyValues("parsley.streams.enabled=false")
                 .run(context -> assertThat(context).hasSingleBean(Parsley.class)
                         .doesNotHaveBean(ParsleyMeterBinder.class));
     }
 
     @Test
     void createsNoBinderForUserStreamsWithoutAParsleyBean() {
-        new ApplicationContextRunner()
-                .withConfiguration(AutoConfigurations.of(KafkaAutoConfiguration.class, ParsleyAutoConfiguration.class,
-                        ParsleyStreamsAutoConfiguration.class, ParsleyMetricsAutoConfiguration.class,
-                        MetricsAutoConfiguration.class, CompositeMeterRegistryAutoConfiguration.class,
-                        SimpleMetricsExportAutoConfiguration.class))
-                .withUserConfiguration(TestShop.Topics.class, TestShop.StreamsOnly.class)
-                .withPropertyValues("spring.application.name=shop",
-                        "spring.kafka.bootstrap-servers=" + broker.getBrokersAsString(),
-                        "spring.kafka.streams.state-dir=" + stateDir)
+        contextRunner.withConfiguration(METRICS).withUserConfiguration(TestShop.StreamsOnly.class)
                 .run(context -> assertThat(context).hasNotFailed().hasSingleBean(CausalStreams.class)
                         .doesNotHaveBean(Parsley.class).doesNotHaveBean(ParsleyMeterBinder.class));
     }

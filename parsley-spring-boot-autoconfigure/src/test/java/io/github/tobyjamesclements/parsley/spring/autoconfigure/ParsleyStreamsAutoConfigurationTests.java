@@ -53,7 +53,7 @@ class ParsleyStreamsAutoConfigurationTests {
     private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
             .withConfiguration(AutoConfigurations.of(KafkaAutoConfiguration.class, ParsleyAutoConfiguration.class,
                     ParsleyStreamsAutoConfiguration.class))
-            .withUserConfiguration(TestShop.APPLICATION)
+            .withUserConfiguration(TestShop.Topics.class)
             .withPropertyValues("spring.application.name=shop",
                     "spring.kafka.bootstrap-servers=" + broker.getBrokersAsString(),
                     "spring.kafka.streams.state-dir=" + stateDir, "spring.kafka.streams.auto-startup=false",
@@ -72,7 +72,7 @@ class ParsleyStreamsAutoConfigurationTests {
 
     @Test
     void createsCausalStreamsManagedByALifecycle() {
-        contextRunner.run(context -> {
+        contextRunner.withUserConfiguration(TestShop.STAGES).run(context -> {
             assertThat(context).hasSingleBean(CausalStreams.class).hasSingleBean(ParsleyLifecycle.class)
                     .hasSingleBean(ParsleyStatus.class);
             CausalStreams streams = context.getBean(CausalStreams.class);
@@ -88,7 +88,8 @@ class ParsleyStreamsAutoConfigurationTests {
     @Test
     void runsTheApplicationAndFansStateChangesOutToListenerBeans() {
         RecordingStateListener listener = new RecordingStateListener();
-        contextRunner.withPropertyValues("spring.kafka.streams.auto-startup=true", "parsley.application-id=shop-run")
+        contextRunner.withUserConfiguration(TestShop.STAGES)
+                .withPropertyValues("spring.kafka.streams.auto-startup=true", "parsley.application-id=shop-run")
                 .withBean(RecordingStateListener.class, () -> listener).run(context -> {
                     ParsleyLifecycle lifecycle = context.getBean(ParsleyLifecycle.class);
                     assertThat(lifecycle.isAutoStartup()).isTrue();
@@ -105,7 +106,8 @@ class ParsleyStreamsAutoConfigurationTests {
     @Test
     void userUncaughtExceptionHandlerDecidesWhatAFailureDoes() {
         RecordingExceptionHandler handler = new RecordingExceptionHandler();
-        contextRunner.withPropertyValues("spring.kafka.streams.auto-startup=true", "parsley.application-id=shop-fuse")
+        contextRunner.withUserConfiguration(TestShop.STAGES)
+                .withPropertyValues("spring.kafka.streams.auto-startup=true", "parsley.application-id=shop-fuse")
                 .withUserConfiguration(Fuse.class).withBean(RecordingExceptionHandler.class, () -> handler)
                 .run(context -> {
                     CausalStreams streams = context.getBean(CausalStreams.class);
@@ -126,7 +128,8 @@ class ParsleyStreamsAutoConfigurationTests {
 
     @Test
     void backsOffForUserCausalStreams() {
-        contextRunner.withUserConfiguration(UserStreamsConfiguration.class).run(context -> {
+        contextRunner.withUserConfiguration(TestShop.STAGES)
+                .withUserConfiguration(UserStreamsConfiguration.class).run(context -> {
             assertThat(context).hasSingleBean(CausalStreams.class);
             assertThat(context.getBean(CausalStreams.class)).isSameAs(
                     context.getBean(UserStreamsConfiguration.class).streams);
@@ -136,7 +139,8 @@ class ParsleyStreamsAutoConfigurationTests {
 
     @Test
     void backsOffForUserParsleyLifecycle() {
-        contextRunner.withUserConfiguration(UserLifecycleConfiguration.class).run(context -> {
+        contextRunner.withUserConfiguration(TestShop.STAGES)
+                .withUserConfiguration(UserLifecycleConfiguration.class).run(context -> {
             assertThat(context).hasSingleBean(ParsleyLifecycle.class);
             assertThat(context.getBean(ParsleyLifecycle.class)).isSameAs(
                     context.getBean(UserLifecycleConfiguration.class).lifecycle);
@@ -145,38 +149,37 @@ class ParsleyStreamsAutoConfigurationTests {
 
     @Test
     void buildsParsleyButNoStreamsWhenStreamsAreDisabled() {
-        contextRunner.withPropertyValues("parsley.streams.enabled=false", "spring.kafka.bootstrap-servers=nowhere:1")
+        contextRunner.withUserConfiguration(TestShop.STAGES)
+                .withPropertyValues("parsley.streams.enabled=false", "spring.kafka.bootstrap-servers=nowhere:1")
                 .run(context -> assertThat(context).hasSingleBean(Parsley.class).doesNotHaveBean(CausalStreams.class)
                         .doesNotHaveBean(ParsleyLifecycle.class).doesNotHaveBean(ParsleyStatus.class));
     }
 
     @Test
     void createsNoStreamsWithoutAnnotatedMethods() {
-        new ApplicationContextRunner()
-                .withConfiguration(AutoConfigurations.of(KafkaAutoConfiguration.class, ParsleyAutoConfiguration.class,
-                        ParsleyStreamsAutoConfiguration.class))
-                .withUserConfiguration(TestShop.Topics.class).withPropertyValues("spring.application.name=shop")
-                .run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(Parsley.class)
+        contextRunner.run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(Parsley.class)
                         .doesNotHaveBean(CausalStreams.class).doesNotHaveBean(ParsleyLifecycle.class));
     }
 
     @Test
     void createsNothingWhenParsleyIsDisabled() {
-        contextRunner.withPropertyValues("parsley.enabled=false")
+        contextRunner.withUserConfiguration(TestShop.STAGES).withPropertyValues("parsley.enabled=false")
                 .run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(Parsley.class)
                         .doesNotHaveBean(CausalStreams.class).doesNotHaveBean(ParsleyLifecycle.class));
     }
 
     @Test
     void backsOffWithoutKafkaStreams() {
-        contextRunner.withClassLoader(new FilteredClassLoader(KafkaStreams.class))
+        contextRunner.withUserConfiguration(TestShop.STAGES)
+                .withClassLoader(new FilteredClassLoader(KafkaStreams.class))
                 .run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(CausalStreams.class)
                         .doesNotHaveBean(ParsleyLifecycle.class));
     }
 
     @Test
     void startupFailsWhenTheGuaranteeIsAtLeastOnce() {
-        contextRunner.withPropertyValues("spring.kafka.streams.properties.processing.guarantee=at_least_once")
+        contextRunner.withUserConfiguration(TestShop.STAGES)
+                .withPropertyValues("spring.kafka.streams.properties.processing.guarantee=at_least_once")
                 .run(context -> {
                     assertThat(context).hasFailed();
                     assertThat(context.getStartupFailure()).rootCause()
@@ -195,7 +198,8 @@ class ParsleyStreamsAutoConfigurationTests {
 
     @Test
     void startupFailureNamesTheCommonPropertyThatWeakensTheGuarantee() {
-        contextRunner.withPropertyValues("spring.kafka.properties.processing.guarantee=at_least_once")
+        contextRunner.withUserConfiguration(TestShop.STAGES)
+                .withPropertyValues("spring.kafka.properties.processing.guarantee=at_least_once")
                 .run(context -> {
                     assertThat(context).hasFailed();
                     assertThat(context.getStartupFailure()).rootCause()
@@ -206,13 +210,15 @@ class ParsleyStreamsAutoConfigurationTests {
 
     @Test
     void acceptsAnExplicitExactlyOnceV2() {
-        contextRunner.withPropertyValues("spring.kafka.streams.properties.processing.guarantee=exactly_once_v2")
+        contextRunner.withUserConfiguration(TestShop.STAGES)
+                .withPropertyValues("spring.kafka.streams.properties.processing.guarantee=exactly_once_v2")
                 .run(context -> assertThat(context).hasNotFailed().hasSingleBean(CausalStreams.class));
     }
 
     @Test
     void startupFailsWithoutBootstrapServers() {
-        contextRunner.withPropertyValues("spring.kafka.bootstrap-servers=").run(context -> {
+        contextRunner.withUserConfiguration(TestShop.STAGES)
+                .withPropertyValues("spring.kafka.bootstrap-servers=").run(context -> {
             assertThat(context).hasFailed();
             assertThat(context.getStartupFailure()).rootCause().isInstanceOf(MissingBootstrapServersException.class)
                     .hasMessage("No Kafka bootstrap servers are configured for Parsley's Kafka Streams client");
@@ -226,7 +232,8 @@ class ParsleyStreamsAutoConfigurationTests {
 
     @Test
     void connectionDetailsBeanWinsOverProperties() {
-        contextRunner.withPropertyValues("spring.kafka.bootstrap-servers=nowhere:1")
+        contextRunner.withUserConfiguration(TestShop.STAGES)
+                .withPropertyValues("spring.kafka.bootstrap-servers=nowhere:1")
                 .withBean(KafkaConnectionDetails.class, () -> () -> List.of(broker.getBrokersAsString()))
                 .run(context -> assertThat(context).hasNotFailed().hasSingleBean(CausalStreams.class));
     }

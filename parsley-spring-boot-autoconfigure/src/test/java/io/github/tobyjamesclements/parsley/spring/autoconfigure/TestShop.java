@@ -34,7 +34,7 @@ final class TestShop {
 
     static final Class<?>[] APPLICATION = {Topics.class, Notifier.class, Totals.class};
 
-    static final Class<?>[] HAND_BUILT = {Topics.class, HandBuilt.class};
+    static final Class<?>[] STAGES = {Notifier.class, Totals.class};
 
     private TestShop() {
     }
