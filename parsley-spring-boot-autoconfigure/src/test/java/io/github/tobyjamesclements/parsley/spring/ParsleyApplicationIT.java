@@ -113,6 +113,7 @@ class ParsleyApplicationIT {
             assertThat(hold.path("topic").asString()).isEqualTo(ShopApplication.PAYMENTS);
             assertThat(hold.path("diagnosis").asString()).isEqualTo("vc-hold-not-fetched");
             assertThat(hold.path("unmetClaims").get(0).path("topic").asString()).isEqualTo(ShopApplication.ORDERS);
+            assertThat(hold.path("unmetClaims").get(0).path("diagnosis").asString()).isEqualTo("vc-hold-not-fetched");
             assertThat(get("/actuator/parsley").path("stages").toString()).contains("\"logic\":\"fold\"");
 
             Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> get("/actuator/health/parsley")

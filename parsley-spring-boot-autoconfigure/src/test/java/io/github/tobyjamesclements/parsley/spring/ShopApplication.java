@@ -10,22 +10,25 @@ import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.context.annotation.Bean;
 import org.springframework.stereotype.Component;
 
-/** A small shop: orders and payments on different topics, a notifier stage and a balances fold. */
+/**
+ * A small shop: orders and payments on different topics, a notifier stage and a balances fold.
+ * Public so that tests in sub-packages (the test harness, as a user would) can use its types.
+ */
 @SpringBootApplication
-class ShopApplication {
+public class ShopApplication {
 
-    static final String ORDERS = "shop-orders";
-    static final String PAYMENTS = "shop-payments";
-    static final String NOTIFICATIONS = "shop-notifications";
-    static final String BALANCES = "shop-balances";
+    public static final String ORDERS = "shop-orders";
+    public static final String PAYMENTS = "shop-payments";
+    public static final String NOTIFICATIONS = "shop-notifications";
+    public static final String BALANCES = "shop-balances";
 
-    record OrderCreated(String orderId, long amount) {
+    public record OrderCreated(String orderId, long amount) {
     }
 
-    record PaymentConfirmed(String orderId, long amount) {
+    public record PaymentConfirmed(String orderId, long amount) {
     }
 
-    record Balance(long paid, int payments) {
+    public record Balance(long paid, int payments) {
         Balance() {
             this(0, 0);
         }

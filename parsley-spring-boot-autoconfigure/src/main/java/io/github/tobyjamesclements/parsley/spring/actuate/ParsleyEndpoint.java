@@ -183,8 +183,42 @@ public class ParsleyEndpoint {
             return held.diagnosis().code();
         }
 
-        public List<HeldRecord.UnmetClaim> getUnmetClaims() {
-            return held.unmetClaims();
+        public List<ClaimDescriptor> getUnmetClaims() {
+            return held.unmetClaims().stream().map(ClaimDescriptor::new).toList();
+        }
+    }
+
+    /** One unmet claim of a held head: the position it waits for and why. */
+    public static final class ClaimDescriptor {
+
+        private final HeldRecord.UnmetClaim claim;
+
+        ClaimDescriptor(HeldRecord.UnmetClaim claim) {
+            this.claim = claim;
+        }
+
+        public String getDiagnosis() {
+            return claim.diagnosis().code();
+        }
+
+        public String getTopic() {
+            return claim.topic();
+        }
+
+        public int getPartition() {
+            return claim.partition();
+        }
+
+        public @Nullable String getSender() {
+            return claim.sender();
+        }
+
+        public long getClaimed() {
+            return claim.claimed();
+        }
+
+        public long getLocal() {
+            return claim.local();
         }
     }
 }

@@ -121,7 +121,9 @@ final class AnnotatedStages {
         for (CausalMethod m : methods) {
             if (m.kind() == CausalMethod.Kind.TICK || m.kind() == CausalMethod.Kind.TICK_FOLD) {
                 if (tick != null) {
-                    throw invalid(m, "stage '" + m.stage() + "' already has a tick method, " + tick.description());
+                    throw invalid(m, "stage '" + m.stage() + "' already has the tick method '" + tick.description()
+                            + "'", "Keep one @CausalTick method in stage '" + m.stage() + "': merge the two, or move"
+                            + " one to another stage.");
                 }
                 tick = m;
             }
@@ -134,8 +136,10 @@ final class AnnotatedStages {
         Class<?> type = first.stateType().resolve();
         for (CausalMethod m : methods) {
             if (m.kind().stateful() && m.stateType().resolve() != type) {
-                throw invalid(m, "its state type " + m.stateType() + " differs from " + type.getSimpleName()
-                        + " of " + first.description() + "; all folds of stage '" + stage + "' share one state type");
+                throw invalid(m, "its state type '" + CausalMethodScanner.simpleName(m.stateType().toString())
+                        + "' differs from '" + type.getSimpleName() + "' of '" + first.description()
+                        + "', and all folds of stage '" + stage + "' share one state type",
+                        "Give every fold of stage '" + stage + "' the state type '" + type.getSimpleName() + "'.");
             }
         }
         CausalState<?> declared = states.get(stage);
@@ -143,8 +147,9 @@ final class AnnotatedStages {
             return (Codec<Object>) declared.codec();
         }
         if (codecs == null) {
-            throw invalid(first, "stage '" + stage + "' needs a state codec: add a JSON mapper (spring-boot-jackson)"
-                    + " or declare a CausalState bean for the stage");
+            throw invalid(first, "stage '" + stage + "' needs a state codec, and no JSON mapper is available",
+                    "Add spring-boot-jackson to the classpath, or declare a CausalState bean for stage '" + stage
+                            + "'.");
         }
         return (Codec<Object>) codecs.json(type);
     }
@@ -176,7 +181,8 @@ final class AnnotatedStages {
     private Topic<?, ?> topic(CausalMethod m, String name) {
         Topic<?, ?> t = topics.get(name);
         if (t == null) {
-            throw new UnknownTopicException(m.beanName(), m.description(), name, List.copyOf(topics.keySet()));
+            throw new UnknownTopicException(m.beanName(), CausalMethodScanner.describe(m.method()), name,
+                    List.copyOf(topics.keySet()));
         }
         return t;
     }
@@ -189,8 +195,9 @@ final class AnnotatedStages {
             ResolvableType wanted = message.getGeneric(i);
             ResolvableType actual = declared.getGeneric(i);
             if (wanted.resolve() != null && actual.resolve() != null && !wanted.isAssignableFrom(actual)) {
-                throw new TopicTypeMismatchException(m.beanName(), m.description(), topic.name(),
-                        message.toString(), declared.toString());
+                throw new TopicTypeMismatchException(m.beanName(), CausalMethodScanner.describe(m.method()),
+                        topic.name(), CausalMethodScanner.simpleName(message.toString()),
+                        CausalMethodScanner.simpleName(declared.toString()));
             }
         }
     }
@@ -205,8 +212,8 @@ final class AnnotatedStages {
         return "stage '" + m.stage() + "' (" + m.beanName() + "." + m.method().getName() + ")";
     }
 
-    private static InvalidCausalMethodException invalid(CausalMethod m, String rule) {
+    private static InvalidCausalMethodException invalid(CausalMethod m, String rule, String fix) {
         return new InvalidCausalMethodException(m.beanName(), CausalMethodScanner.describe(m.method()),
-                m.kind().annotation, rule);
+                m.kind().annotation, rule, fix);
     }
 }

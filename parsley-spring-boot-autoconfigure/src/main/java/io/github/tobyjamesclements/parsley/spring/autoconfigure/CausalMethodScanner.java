@@ -10,6 +10,7 @@ import io.github.tobyjamesclements.parsley.spring.CausalTick;
 import io.github.tobyjamesclements.parsley.spring.diagnostics.InvalidCausalMethodException;
 import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
+import java.lang.reflect.Type;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -100,7 +101,9 @@ final class CausalMethodScanner {
             Rules r = new Rules(beanName, method, "@CausalHandler");
             r.stageName(h.stage());
             r.check(params.length == 1 && params[0] == Message.class,
-                    "it must take exactly one parameter of type Message<K, V>");
+                    "it must take exactly one parameter of type Message<K, V>",
+                    "Declare one parameter of type Message<K, V>, with K and V the key and value types of topic '"
+                            + h.source() + "'.");
             r.emissionsReturn();
             return new CausalMethod(beanName, bean, invocable, CausalMethod.Kind.HANDLER, h.stage(), h.source(),
                     List.of(h.sinks()), null, null);
@@ -109,7 +112,9 @@ final class CausalMethodScanner {
             Rules r = new Rules(beanName, method, "@CausalFold");
             r.stageName(f.stage());
             r.check(params.length == 2 && params[1] == Message.class,
-                    "it must take (S state, Message<K, V> message)");
+                    "it must take (S state, Message<K, V> message)",
+                    "Declare the parameters as (S state, Message<K, V> message), with K and V the key and value"
+                            + " types of topic '" + f.source() + "'.");
             return new CausalMethod(beanName, bean, invocable, CausalMethod.Kind.FOLD, f.stage(), f.source(),
                     List.of(f.sinks()), null, r.stepOfState());
         }
@@ -117,28 +122,33 @@ final class CausalMethodScanner {
         Rules r = new Rules(beanName, method, "@CausalTick");
         r.stageName(t.stage());
         Duration every = r.interval(t.every());
+        String tickFix = "Declare the parameters as (Tick tick), or as (S state, Tick tick) for a tick fold.";
         if (params.length == 1) {
-            r.check(params[0] == Tick.class, "it must take (Tick tick) or (S state, Tick tick)");
+            r.check(params[0] == Tick.class, "it must take (Tick tick) or (S state, Tick tick)", tickFix);
             r.emissionsReturn();
             return new CausalMethod(beanName, bean, invocable, CausalMethod.Kind.TICK, t.stage(), null,
                     List.of(t.sinks()), every, null);
         }
-        r.check(params.length == 2 && params[1] == Tick.class, "it must take (Tick tick) or (S state, Tick tick)");
+        r.check(params.length == 2 && params[1] == Tick.class, "it must take (Tick tick) or (S state, Tick tick)",
+                tickFix);
         return new CausalMethod(beanName, bean, invocable, CausalMethod.Kind.TICK_FOLD, t.stage(), null,
                 List.of(t.sinks()), every, r.stepOfState());
     }
 
-    /** Signature rules, each failing with the bean, the method and the rule broken. */
+    /** Signature rules, each failing with the bean, the method, the rule broken and the fix. */
     private record Rules(String beanName, Method method, String annotation) {
 
-        void check(boolean ok, String rule) {
+        void check(boolean ok, String rule, String fix) {
             if (!ok) {
-                throw new InvalidCausalMethodException(beanName, describe(method), annotation, rule);
+                throw new InvalidCausalMethodException(beanName, describe(method), annotation, rule, fix);
             }
         }
 
         void stageName(String stage) {
-            check(STAGE_NAME.matcher(stage).matches(), "stage name '" + stage + "' must match [a-zA-Z0-9-]+");
+            String suggestion = stage.replaceAll("[^a-zA-Z0-9-]+", "-").replaceAll("^-+|-+$", "");
+            check(STAGE_NAME.matcher(stage).matches(), "its stage name '" + stage + "' does not match [a-zA-Z0-9-]+",
+                    "Name the stage with letters, digits and hyphens only, such as '"
+                            + (suggestion.isEmpty() ? "my-stage" : suggestion) + "'.");
         }
 
         void emissionsReturn() {
@@ -146,17 +156,25 @@ final class CausalMethodScanner {
             boolean list = returned == List.class && Emission.class.equals(
                     ResolvableType.forMethodReturnType(method).as(List.class).getGeneric(0).resolve());
             check(returned == void.class || returned == Emission.class || list,
-                    "it must return List<Emission>, Emission or void, not " + method.getGenericReturnType());
+                    "it must return List<Emission>, Emission or void, not '" + simpleName(method.getGenericReturnType())
+                            + "'", "Change the return type to List<Emission>, Emission or void.");
         }
 
         ResolvableType stepOfState() {
-            check(method.getReturnType() == Step.class, "it must return Step<S>, not " + method.getGenericReturnType());
+            check(method.getReturnType() == Step.class,
+                    "it must return Step<S>, not '" + simpleName(method.getGenericReturnType()) + "'",
+                    "Change the return type to Step<S>, with S the type of the state parameter.");
             ResolvableType state = ResolvableType.forMethodParameter(method, 0);
             ResolvableType stepState = ResolvableType.forMethodReturnType(method).as(Step.class).getGeneric(0);
-            check(stepState.resolve() == null || stepState.resolve() == state.resolve(),
-                    "its state parameter (" + state + ") and its Step type (" + stepState + ") must be the same");
             check(state.resolve() != null && !state.resolve().isPrimitive(),
-                    "its state parameter must be a reference type, not " + state);
+                    "its state parameter must be a reference type, not '" + simpleName(state.getType()) + "'",
+                    "Use a reference type for the state, such as '" + (state.resolve() == null ? "Object"
+                            : ClassUtils.resolvePrimitiveIfNecessary(state.resolve()).getSimpleName()) + "'.");
+            check(stepState.resolve() == null || stepState.resolve() == state.resolve(),
+                    "its state parameter '" + simpleName(state.getType()) + "' and its Step type '"
+                            + simpleName(stepState.getType()) + "' must be the same",
+                    "Change the return type to 'Step<" + simpleName(state.getType()) + ">', or the state parameter"
+                            + " to '" + simpleName(stepState.getType()) + "'.");
             return state;
         }
 
@@ -167,10 +185,21 @@ final class CausalMethodScanner {
             } catch (IllegalArgumentException e) {
                 d = null;
             }
-            check(d != null && !d.isZero() && !d.isNegative(),
-                    "every='" + every + "' must be a positive duration such as 500ms, 5s or PT1M");
+            check(d != null && !d.isZero() && !d.isNegative(), "its interval every='" + every
+                    + "' is not a positive duration", "Set every to a positive duration such as '500ms', '5s' or"
+                            + " 'PT1M'.");
             return d;
         }
+    }
+
+    /** A type as written in source, without package names: {@code Step<Balance>}. */
+    static String simpleName(Type type) {
+        return simpleName(type.getTypeName());
+    }
+
+    /** A type name without package names or enclosing classes. */
+    static String simpleName(String typeName) {
+        return typeName.replaceAll("[\\w$]+[.$]", "");
     }
 
     static String describe(Method method) {

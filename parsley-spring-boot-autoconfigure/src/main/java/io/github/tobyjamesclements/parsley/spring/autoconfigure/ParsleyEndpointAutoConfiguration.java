@@ -6,6 +6,7 @@ import io.github.tobyjamesclements.parsley.spring.actuate.ParsleyEndpoint;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
@@ -17,7 +18,8 @@ import org.springframework.context.annotation.Bean;
  */
 @AutoConfiguration(after = ParsleyStreamsAutoConfiguration.class)
 @ConditionalOnClass({CausalStreams.class, ConditionalOnAvailableEndpoint.class})
-@ConditionalOnBean(CausalStreams.class)
+@ConditionalOnBooleanProperty(name = "parsley.enabled", matchIfMissing = true)
+@ConditionalOnBean({CausalStreams.class, Parsley.class})
 @ConditionalOnAvailableEndpoint(ParsleyEndpoint.class)
 public final class ParsleyEndpointAutoConfiguration {
 

@@ -5,6 +5,7 @@ import io.github.tobyjamesclements.parsley.Parsley;
 import io.github.tobyjamesclements.parsley.spring.actuate.ParsleyHealthIndicator;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
@@ -18,7 +19,8 @@ import org.springframework.context.annotation.Bean;
  */
 @AutoConfiguration(after = ParsleyStreamsAutoConfiguration.class)
 @ConditionalOnClass({CausalStreams.class, HealthIndicator.class, ConditionalOnEnabledHealthIndicator.class})
-@ConditionalOnBean({CausalStreams.class, ParsleyStatus.class})
+@ConditionalOnBooleanProperty(name = "parsley.enabled", matchIfMissing = true)
+@ConditionalOnBean({CausalStreams.class, Parsley.class, ParsleyStatus.class})
 @ConditionalOnEnabledHealthIndicator("parsley")
 public final class ParsleyHealthContributorAutoConfiguration {
 

@@ -11,7 +11,8 @@ import org.springframework.context.SmartLifecycle;
  * Starts the {@link CausalStreams} once the context is refreshed and closes it on shutdown, in a
  * phase just above the web server's graceful shutdown, so the application stops consuming before
  * the server drains. Closing commits the current transaction; held records stay in the state
- * store and are delivered, in order, after a restart.
+ * store and are delivered, in order, after a restart. The auto-configured lifecycle honours
+ * {@code spring.kafka.streams.auto-startup}.
  */
 public final class ParsleyLifecycle implements SmartLifecycle, DisposableBean {
 
@@ -22,6 +23,7 @@ public final class ParsleyLifecycle implements SmartLifecycle, DisposableBean {
 
     private final CausalStreams streams;
     private final Duration closeTimeout;
+    private final boolean autoStartup;
     private volatile boolean running;
     private volatile boolean closed;
 
@@ -32,8 +34,20 @@ public final class ParsleyLifecycle implements SmartLifecycle, DisposableBean {
      * @param closeTimeout the longest wait for a close
      */
     public ParsleyLifecycle(CausalStreams streams, Duration closeTimeout) {
+        this(streams, closeTimeout, true);
+    }
+
+    /**
+     * Creates the lifecycle.
+     *
+     * @param streams the application
+     * @param closeTimeout the longest wait for a close
+     * @param autoStartup whether to start the application when the context is refreshed
+     */
+    public ParsleyLifecycle(CausalStreams streams, Duration closeTimeout, boolean autoStartup) {
         this.streams = streams;
         this.closeTimeout = closeTimeout;
+        this.autoStartup = autoStartup;
     }
 
     @Override
@@ -55,6 +69,11 @@ public final class ParsleyLifecycle implements SmartLifecycle, DisposableBean {
     @Override
     public boolean isRunning() {
         return running;
+    }
+
+    @Override
+    public boolean isAutoStartup() {
+        return autoStartup;
     }
 
     @Override

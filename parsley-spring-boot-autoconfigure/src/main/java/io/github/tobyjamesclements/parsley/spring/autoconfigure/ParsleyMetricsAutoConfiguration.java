@@ -6,6 +6,7 @@ import io.github.tobyjamesclements.parsley.spring.actuate.ParsleyMeterBinder;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
@@ -19,7 +20,8 @@ import org.springframework.context.annotation.Bean;
         "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
         "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration"})
 @ConditionalOnClass({CausalStreams.class, MeterRegistry.class})
-@ConditionalOnBean({CausalStreams.class, MeterRegistry.class})
+@ConditionalOnBooleanProperty(name = "parsley.enabled", matchIfMissing = true)
+@ConditionalOnBean({CausalStreams.class, Parsley.class, MeterRegistry.class})
 public final class ParsleyMetricsAutoConfiguration {
 
     ParsleyMetricsAutoConfiguration() {

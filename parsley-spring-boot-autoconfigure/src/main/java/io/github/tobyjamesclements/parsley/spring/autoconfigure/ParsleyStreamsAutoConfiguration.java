@@ -80,7 +80,7 @@ public final class ParsleyStreamsAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    ParsleyLifecycle parsleyLifecycle(CausalStreams streams, ParsleyProperties properties) {
-        return new ParsleyLifecycle(streams, properties.getCloseTimeout());
+    ParsleyLifecycle parsleyLifecycle(CausalStreams streams, ParsleyProperties properties, KafkaProperties kafka) {
+        return new ParsleyLifecycle(streams, properties.getCloseTimeout(), kafka.getStreams().isAutoStartup());
     }
 }

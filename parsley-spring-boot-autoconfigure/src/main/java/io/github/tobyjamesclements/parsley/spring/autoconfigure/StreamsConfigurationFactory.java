@@ -23,6 +23,8 @@ final class StreamsConfigurationFactory {
 
     static final String GUARANTEE_PROPERTY = "spring.kafka.streams.properties.processing.guarantee";
 
+    static final String COMMON_GUARANTEE_PROPERTY = "spring.kafka.properties.processing.guarantee";
+
     private StreamsConfigurationFactory() {
     }
 
@@ -44,7 +46,10 @@ final class StreamsConfigurationFactory {
         }
         Object guarantee = map.get(StreamsConfig.PROCESSING_GUARANTEE_CONFIG);
         if (guarantee != null && !StreamsConfig.EXACTLY_ONCE_V2.equals(guarantee.toString())) {
-            throw new ProcessingGuaranteeException(GUARANTEE_PROPERTY, guarantee.toString());
+            boolean streamsKey = kafka.getStreams().getProperties()
+                    .containsKey(StreamsConfig.PROCESSING_GUARANTEE_CONFIG);
+            throw new ProcessingGuaranteeException(streamsKey ? GUARANTEE_PROPERTY : COMMON_GUARANTEE_PROPERTY,
+                    guarantee.toString());
         }
         // Parsley's application id is authoritative (it defaults to the same property).
         map.remove(StreamsConfig.APPLICATION_ID_CONFIG);

@@ -1,9 +1,14 @@
 package io.github.tobyjamesclements.parsley.spring.diagnostics;
 
+import java.util.stream.Collectors;
 import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 
-/** The failure analyzers of Parsley's startup exceptions, one per exception. */
+/**
+ * The failure analyzers of Parsley's startup exceptions, one per exception. Each description
+ * quotes the offending values in single quotes; each action is one imperative sentence naming the
+ * fix.
+ */
 final class Analyzers {
 
     private Analyzers() {
@@ -13,20 +18,20 @@ final class Analyzers {
         @Override
         protected FailureAnalysis analyze(Throwable root, InvalidCausalMethodException e) {
             return new FailureAnalysis("The " + e.getAnnotation() + " method '" + e.getMethod() + "' on bean '"
-                    + e.getBeanName() + "' is invalid: " + e.getRule(),
-                    "Change the method to fit the rule; the accepted signatures are listed in the javadoc of "
-                            + e.getAnnotation() + ".", e);
+                    + e.getBeanName() + "' is invalid: " + e.getRule() + ".", e.getFix(), e);
         }
     }
 
     static final class UnknownTopicFailureAnalyzer extends AbstractFailureAnalyzer<UnknownTopicException> {
         @Override
         protected FailureAnalysis analyze(Throwable root, UnknownTopicException e) {
+            String known = e.getKnownTopics().isEmpty() ? "No Topic bean is declared at all."
+                    : "Declared topics: " + e.getKnownTopics().stream().map(t -> "'" + t + "'")
+                            .collect(Collectors.joining(", ")) + ".";
             return new FailureAnalysis("The method '" + e.getMethod() + "' on bean '" + e.getBeanName()
-                    + "' names topic '" + e.getTopic() + "', but no Topic bean has that name. Declared topics: "
-                    + e.getKnownTopics() + ".",
-                    "Declare a Topic bean named '" + e.getTopic() + "' (Topic.of(\"" + e.getTopic()
-                            + "\", keyCodec, valueCodec)), or correct the topic name in the annotation.", e);
+                    + "' names topic '" + e.getTopic() + "', but no Topic bean is declared for it. " + known,
+                    "Declare a Topic bean for '" + e.getTopic() + "', such as Topic.of(\"" + e.getTopic()
+                            + "\", keyCodec, valueCodec), or correct the topic name in the annotation.", e);
         }
     }
 
@@ -34,7 +39,7 @@ final class Analyzers {
         @Override
         protected FailureAnalysis analyze(Throwable root, DuplicateSourceException e) {
             return new FailureAnalysis("Topic '" + e.getTopic() + "' is the source of " + e.getFirst() + " and of "
-                    + e.getSecond() + ". Each source topic belongs to exactly one method of one stage.",
+                    + e.getSecond() + ", but each source topic belongs to exactly one method of one stage.",
                     "Consume '" + e.getTopic() + "' in one method, or run the two stages as separate applications.",
                     e);
         }
@@ -43,22 +48,24 @@ final class Analyzers {
     static final class TopicTypeMismatchFailureAnalyzer extends AbstractFailureAnalyzer<TopicTypeMismatchException> {
         @Override
         protected FailureAnalysis analyze(Throwable root, TopicTypeMismatchException e) {
+            String actual = e.getActual();
+            String fitting = actual.contains("<") ? "Message" + actual.substring(actual.indexOf('<')) : "Message";
             return new FailureAnalysis("The method '" + e.getMethod() + "' on bean '" + e.getBeanName()
                     + "' takes '" + e.getExpected() + "', but topic '" + e.getTopic() + "' is declared as '"
-                    + e.getActual() + "'.",
-                    "Make the method's Message type parameters match the Topic bean '" + e.getTopic()
-                            + "', or change the topic's codecs.", e);
+                    + actual + "'.",
+                    "Change the parameter to '" + fitting + "', or change the key and value types of the Topic bean"
+                            + " for '" + e.getTopic() + "'.", e);
         }
     }
 
     static final class ProcessingGuaranteeFailureAnalyzer extends AbstractFailureAnalyzer<ProcessingGuaranteeException> {
         @Override
         protected FailureAnalysis analyze(Throwable root, ProcessingGuaranteeException e) {
-            return new FailureAnalysis("Parsley requires processing.guarantee=exactly_once_v2, but property '"
+            return new FailureAnalysis("Parsley requires processing.guarantee 'exactly_once_v2', but '"
                     + e.getProperty() + "' is '" + e.getValue() + "'. Causal delivery commits hold queues, clocks,"
-                    + " state, consumed offsets and outputs in one transaction; any weaker guarantee could lose or"
+                    + " state, consumed offsets and outputs in one transaction; a weaker guarantee could lose or"
                     + " reorder records.",
-                    "Remove '" + e.getProperty() + "' (Parsley sets exactly_once_v2 itself) or set it to"
+                    "Remove '" + e.getProperty() + "', since Parsley sets 'exactly_once_v2' itself, or set it to"
                             + " 'exactly_once_v2'.", e);
         }
     }
@@ -68,7 +75,7 @@ final class Analyzers {
         @Override
         protected FailureAnalysis analyze(Throwable root, MissingBootstrapServersException e) {
             return new FailureAnalysis("No Kafka bootstrap servers are configured for Parsley's Kafka Streams client.",
-                    "Set 'spring.kafka.bootstrap-servers' (or 'spring.kafka.streams.bootstrap-servers'), or declare"
+                    "Set 'spring.kafka.bootstrap-servers' or 'spring.kafka.streams.bootstrap-servers', or declare"
                             + " a KafkaConnectionDetails bean.", e);
         }
     }
@@ -78,8 +85,8 @@ final class Analyzers {
         protected FailureAnalysis analyze(Throwable root, MissingApplicationIdException e) {
             return new FailureAnalysis("No application id is configured for Parsley. It names the consumer group,"
                     + " the state changelogs, the tick topics and the sender ids, so it must be set and stay stable.",
-                    "Set 'parsley.application-id' (or 'spring.kafka.streams.application-id' or"
-                            + " 'spring.application.name').", e);
+                    "Set 'parsley.application-id', 'spring.kafka.streams.application-id' or 'spring.application.name'"
+                            + " to a stable id.", e);
         }
     }
 }

@@ -12,6 +12,7 @@ public class InvalidCausalMethodException extends RuntimeException {
     private final String method;
     private final String annotation;
     private final String rule;
+    private final String fix;
 
     /**
      * Creates the exception.
@@ -19,14 +20,16 @@ public class InvalidCausalMethodException extends RuntimeException {
      * @param beanName the bean declaring the method
      * @param method the method, as {@code Class.method(params)}
      * @param annotation the annotation's simple name, with {@code @}
-     * @param rule the rule the method breaks, one sentence
+     * @param rule the rule the method breaks, one clause
+     * @param fix what to change, one imperative sentence
      */
-    public InvalidCausalMethodException(String beanName, String method, String annotation, String rule) {
+    public InvalidCausalMethodException(String beanName, String method, String annotation, String rule, String fix) {
         super("Invalid " + annotation + " method '" + method + "' on bean '" + beanName + "': " + rule);
         this.beanName = beanName;
         this.method = method;
         this.annotation = annotation;
         this.rule = rule;
+        this.fix = fix;
     }
 
     /**
@@ -63,5 +66,14 @@ public class InvalidCausalMethodException extends RuntimeException {
      */
     public String getRule() {
         return rule;
+    }
+
+    /**
+     * What to change.
+     *
+     * @return the fix, one imperative sentence
+     */
+    public String getFix() {
+        return fix;
     }
 }

@@ -24,7 +24,7 @@ public class UnknownTopicException extends RuntimeException {
      */
     public UnknownTopicException(String beanName, String method, String topic, List<String> knownTopics) {
         super("Method '" + method + "' on bean '" + beanName + "' names topic '" + topic
-                + "', but no Topic bean has that name; known topics: " + knownTopics);
+                + "', but no Topic bean is declared for it; declared topics: " + knownTopics);
         this.beanName = beanName;
         this.method = method;
         this.topic = topic;

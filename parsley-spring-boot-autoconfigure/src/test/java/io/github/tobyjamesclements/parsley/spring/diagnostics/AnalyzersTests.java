@@ -1,0 +1,132 @@
+package io.github.tobyjamesclements.parsley.spring.diagnostics;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.BeanCreationException;
+import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.boot.diagnostics.FailureAnalyzer;
+import org.springframework.core.io.support.SpringFactoriesLoader;
+
+/**
+ * Tests for the failure analyzers in {@link Analyzers}: each builds its exception, analyzes it
+ * (wrapped as a bean creation failure, as at startup) and checks the description and action.
+ */
+class AnalyzersTests {
+
+    @Test
+    void invalidCausalMethodNamesTheMethodTheRuleAndTheFix() {
+        FailureAnalysis analysis = analyze(new Analyzers.InvalidCausalMethodFailureAnalyzer(),
+                new InvalidCausalMethodException("notifier", "Notifier.onOrder(String)", "@CausalHandler",
+                        "it must take exactly one parameter of type Message<K, V>",
+                        "Declare one parameter of type Message<K, V>."));
+        assertThat(analysis.getDescription()).isEqualTo("The @CausalHandler method 'Notifier.onOrder(String)' on"
+                + " bean 'notifier' is invalid: it must take exactly one parameter of type Message<K, V>.");
+        assertThat(analysis.getAction()).isEqualTo("Declare one parameter of type Message<K, V>.");
+    }
+
+    @Test
+    void unknownTopicListsTheDeclaredTopics() {
+        FailureAnalysis analysis = analyze(new Analyzers.UnknownTopicFailureAnalyzer(),
+                new UnknownTopicException("notifier", "Notifier.onRefund(Message)", "refunds",
+                        List.of("orders", "payments")));
+        assertThat(analysis.getDescription()).isEqualTo("The method 'Notifier.onRefund(Message)' on bean 'notifier'"
+                + " names topic 'refunds', but no Topic bean is declared for it. Declared topics: 'orders',"
+                + " 'payments'.");
+        assertThat(analysis.getAction()).isEqualTo("Declare a Topic bean for 'refunds', such as"
+                + " Topic.of(\"refunds\", keyCodec, valueCodec), or correct the topic name in the annotation.");
+    }
+
+    @Test
+    void unknownTopicSaysWhenNoTopicIsDeclared() {
+        FailureAnalysis analysis = analyze(new Analyzers.UnknownTopicFailureAnalyzer(),
+                new UnknownTopicException("notifier", "Notifier.onRefund(Message)", "refunds", List.of()));
+        assertThat(analysis.getDescription()).endsWith("but no Topic bean is declared for it. No Topic bean is"
+                + " declared at all.");
+    }
+
+    @Test
+    void duplicateSourceNamesBothConsumers() {
+        FailureAnalysis analysis = analyze(new Analyzers.DuplicateSourceFailureAnalyzer(),
+                new DuplicateSourceException("orders", "stage 'billing' (billing.onOrder)",
+                        "stage 'shipping' (shipping.onOrder)"));
+        assertThat(analysis.getDescription()).isEqualTo("Topic 'orders' is the source of stage 'billing'"
+                + " (billing.onOrder) and of stage 'shipping' (shipping.onOrder), but each source topic belongs to"
+                + " exactly one method of one stage.");
+        assertThat(analysis.getAction()).isEqualTo("Consume 'orders' in one method, or run the two stages as"
+                + " separate applications.");
+    }
+
+    @Test
+    void topicTypeMismatchSuggestsTheFittingMessageType() {
+        FailureAnalysis analysis = analyze(new Analyzers.TopicTypeMismatchFailureAnalyzer(),
+                new TopicTypeMismatchException("notifier", "Notifier.onOrder(Message)", "orders",
+                        "Message<String, Integer>", "Topic<String, OrderCreated>"));
+        assertThat(analysis.getDescription()).isEqualTo("The method 'Notifier.onOrder(Message)' on bean 'notifier'"
+                + " takes 'Message<String, Integer>', but topic 'orders' is declared as"
+                + " 'Topic<String, OrderCreated>'.");
+        assertThat(analysis.getAction()).isEqualTo("Change the parameter to 'Message<String, OrderCreated>', or"
+                + " change the key and value types of the Topic bean for 'orders'.");
+    }
+
+    @Test
+    void processingGuaranteeNamesThePropertyAndItsValue() {
+        FailureAnalysis analysis = analyze(new Analyzers.ProcessingGuaranteeFailureAnalyzer(),
+                new ProcessingGuaranteeException("spring.kafka.streams.properties.processing.guarantee",
+                        "at_least_once"));
+        assertThat(analysis.getDescription()).isEqualTo("Parsley requires processing.guarantee 'exactly_once_v2',"
+                + " but 'spring.kafka.streams.properties.processing.guarantee' is 'at_least_once'. Causal delivery"
+                + " commits hold queues, clocks, state, consumed offsets and outputs in one transaction; a weaker"
+                + " guarantee could lose or reorder records.");
+        assertThat(analysis.getAction()).isEqualTo("Remove 'spring.kafka.streams.properties.processing.guarantee',"
+                + " since Parsley sets 'exactly_once_v2' itself, or set it to 'exactly_once_v2'.");
+    }
+
+    @Test
+    void missingBootstrapServersNamesTheProperties() {
+        FailureAnalysis analysis = analyze(new Analyzers.MissingBootstrapServersFailureAnalyzer(),
+                new MissingBootstrapServersException());
+        assertThat(analysis.getDescription()).isEqualTo("No Kafka bootstrap servers are configured for Parsley's"
+                + " Kafka Streams client.");
+        assertThat(analysis.getAction()).isEqualTo("Set 'spring.kafka.bootstrap-servers' or"
+                + " 'spring.kafka.streams.bootstrap-servers', or declare a KafkaConnectionDetails bean.");
+    }
+
+    @Test
+    void missingApplicationIdNamesTheFallbackChain() {
+        FailureAnalysis analysis = analyze(new Analyzers.MissingApplicationIdFailureAnalyzer(),
+                new MissingApplicationIdException());
+        assertThat(analysis.getDescription()).isEqualTo("No application id is configured for Parsley. It names the"
+                + " consumer group, the state changelogs, the tick topics and the sender ids, so it must be set and"
+                + " stay stable.");
+        assertThat(analysis.getAction()).isEqualTo("Set 'parsley.application-id',"
+                + " 'spring.kafka.streams.application-id' or 'spring.application.name' to a stable id.");
+    }
+
+    @Test
+    void analyzerIgnoresOtherFailures() {
+        assertThat(new Analyzers.UnknownTopicFailureAnalyzer().analyze(new IllegalStateException("other")))
+                .isNull();
+    }
+
+    @Test
+    void everyAnalyzerIsRegisteredInSpringFactories() {
+        List<String> registered = SpringFactoriesLoader.forDefaultResourceLocation().load(FailureAnalyzer.class,
+                null, SpringFactoriesLoader.FailureHandler.handleMessage((message, e) -> { })).stream()
+                .map(a -> a.getClass()).filter(c -> c.getEnclosingClass() == Analyzers.class)
+                .map(Class::getSimpleName).toList();
+        List<String> declared = Arrays.stream(Analyzers.class.getDeclaredClasses())
+                .filter(FailureAnalyzer.class::isAssignableFrom).map(Class::getSimpleName).toList();
+        assertThat(declared).hasSize(7);
+        assertThat(registered).containsExactlyInAnyOrderElementsOf(declared);
+    }
+
+    private static FailureAnalysis analyze(FailureAnalyzer analyzer, Exception failure) {
+        FailureAnalysis analysis = analyzer.analyze(new BeanCreationException("parsley", "failed", failure));
+        assertThat(analysis).isNotNull();
+        assertThat(analysis.getCause()).isSameAs(failure);
+        return analysis;
+    }
+}
