@@ -44,6 +44,7 @@ import tools.jackson.databind.json.JsonMapper;
 @SpringBootTest(classes = ShopApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = {
             "spring.application.name=shop",
+            "spring.kafka.streams.state-dir=${java.io.tmpdir}/parsley-shop-${random.uuid}",
             "spring.kafka.bootstrap-servers=${spring.embedded.kafka.brokers}",
             "spring.kafka.streams.properties.commit.interval.ms=100",
             "spring.kafka.streams.replication-factor=1",
