@@ -145,10 +145,36 @@ final class Obligations {
                 if (n.up() && n.causalNode().held() > 0) {
                     throw new SimViolation("WEDGE", "seed=" + world.seed + ", steps=" + world.steps() + ", enabled="
                             + SimWorld.labels(world.enabled()) + ": node " + n.name + " holds "
-                            + n.causalNode().held() + " records; heads=" + n.causalNode().explainHeads());
+                            + n.causalNode().held() + " records; heads=" + n.causalNode().explainHeads()
+                            + claimedRecords(world, n));
                 }
             }
         }
+    }
+
+    /** Where each unmet sequence claim's record is, against the node's baseline (the §5.2 window). */
+    static String claimedRecords(SimWorld world, SimNode n) {
+        StringBuilder out = new StringBuilder();
+        for (Gate.HeadExplanation h : n.causalNode().explainHeads()) {
+            for (Gate.Unmet u : h.unmet()) {
+                if (u.sender() == null) {
+                    continue;
+                }
+                long at = -1;
+                long hw = world.broker().highWatermark(u.channel());
+                for (long o = world.broker().logStart(u.channel()); o < hw; o++) {
+                    SimBroker.Entry e = world.broker().entry(u.channel(), o);
+                    if (e.fetchable() && u.sender().equals(e.sender()) && e.seq() >= u.claimed()) {
+                        at = o;
+                        break;
+                    }
+                }
+                out.append("; claimed ").append(world.broker().name(u.channel())).append(" seq ").append(u.claimed())
+                        .append(" is at offset ").append(at).append(" (baseline ")
+                        .append(world.oracle().baselineOf(n.name, u.channel())).append(")");
+            }
+        }
+        return out.toString();
     }
 
     /** V5/L1: every committed record from the baseline to the end of every consumed channel was delivered. */

@@ -25,7 +25,12 @@ class QuietSinkSimTests {
         SimNode a = w.node("A").consumes("t1").route("t2", 400 + shape.nextInt(500)).crashes(shape.nextInt(2))
                 .build();
         SimNode d = w.node("D").consumes("t5").sinks("t2").route("t4", 1000).build();
-        w.node("C").consumes("t4", "t2").crashes(shape.nextInt(2)).build();
+        SimNode.Builder c = w.node("C").consumes("t4", "t2").crashes(shape.nextInt(2));
+        if (shape.nextInt(4) > 0) {
+            // a variant where C also consumes the origin, lagging on it, so t2 holds while positions arrive
+            c.consumes("t1").slow("t1");
+        }
+        c.build();
         boolean[] restarted = {false};
         w.when("restart D once t1 and t2 are silent", x -> p1.done() && a.idle() && d.up() && !restarted[0], () -> {
             restarted[0] = true;

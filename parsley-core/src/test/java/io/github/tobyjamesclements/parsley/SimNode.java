@@ -28,7 +28,9 @@ import java.util.function.Supplier;
  *   <li>H4: every emission is partitioned first, stamped for that concrete channel, then appended
  *       there.</li>
  *   <li>H5: every (re)start builds a new node from committed state through the full init path,
- *       possibly under a new declaration (a redeploy that changes scope).</li>
+ *       possibly under a new declaration (a redeploy that changes scope). Like the Streams adapter it
+ *       cannot seek: a grown input starts from the earliest offset and its prefix is replayed into
+ *       the replay guard (protocol.md §7.3).</li>
  *   <li>H6: a position below the log start resets to it; retention never passes a committed
  *       position (the world enforces that through {@link #retentionFloor}).</li>
  * </ul>
@@ -75,6 +77,7 @@ final class SimNode {
     private final int maxPoll;
     private final Predicate<SimWorld> startWhen;
     private final Predicate<SimWorld> redeployWhen;
+    private final SortedSet<Channel> slow;
     private int version;
     private int incarnations;
     private int sendsThisIncarnation;
@@ -109,6 +112,7 @@ final class SimNode {
         this.maxPoll = b.maxPoll;
         this.startWhen = b.startWhen;
         this.redeployWhen = b.redeployWhen;
+        this.slow = new TreeSet<>(b.slow);
         this.crashBudget = b.crashes;
         this.truncationBudget = b.truncations;
         world.oracle().actor(name, true);
@@ -134,7 +138,7 @@ final class SimNode {
         for (Channel c : declaration().consumed()) {
             ArrayDeque<SimBroker.Fetched> buffer = buffers.get(c);
             if (buffer.size() < 4 && fetchPosition.get(c) < world.broker().lastStable(c)) {
-                out.add(action(() -> "poll " + world.broker().name(c), 4, () -> poll(c)));
+                out.add(action(() -> "poll " + world.broker().name(c), slow.contains(c) ? 1 : 4, () -> poll(c)));
             }
             if (!buffer.isEmpty()) {
                 anyBuffered = true;
@@ -231,15 +235,16 @@ final class SimNode {
         for (Channel c : d.consumed()) {
             Long position = committedPositions.get(c);
             if (position == null) {
-                position = node.resumePositions().get(c);
-            }
-            if (position == null) {
                 position = startAt == StartAt.EARLIEST ? world.broker().logStart(c) : world.broker().lastStable(c);
             }
             position = Math.max(position, world.broker().logStart(c));
             fetchPosition.put(c, position);
             buffers.put(c, new ArrayDeque<>());
-            world.oracle().baseline(name, c, position);
+            // Like the Streams adapter, the host does not seek a grown input to its resume position: it
+            // refetches the prefix, which the replay guard drops. The prefix is the node's past (S8),
+            // so the baseline there is the resume position.
+            Long resume = node.resumePositions().get(c);
+            world.oracle().baseline(name, c, resume == null ? position : Math.max(resume, position));
         }
     }
 
@@ -292,7 +297,9 @@ final class SimNode {
         version++;
         try {
             init();
-            world.stats().add(SimStats.Counter.SCOPE_CHANGES);
+            if (!before.consumed().equals(declaration().consumed()) || !before.sinks().equals(declaration().sinks())) {
+                world.stats().add(SimStats.Counter.SCOPE_CHANGES);
+            }
             world.trace(name + " redeployed: consumed=" + declaration().consumed().size() + " sinks="
                     + declaration().sinks().size());
         } catch (IllegalStateException refused) {
@@ -575,6 +582,7 @@ final class SimNode {
         private int truncations;
         private Predicate<SimWorld> startWhen = w -> true;
         private Predicate<SimWorld> redeployWhen = w -> true;
+        private final SortedSet<Channel> slow = new TreeSet<>();
 
         private Builder(SimWorld world, String name) {
             this.world = world;
@@ -630,6 +638,14 @@ final class SimNode {
 
         Builder startWhen(Predicate<SimWorld> condition) {
             this.startWhen = condition;
+            return this;
+        }
+
+        /** Polls these topics rarely, so the node lags on them (races with its other inputs). */
+        Builder slow(String... topics) {
+            for (String t : topics) {
+                slow.addAll(world.broker().channels(t));
+            }
             return this;
         }
 

@@ -20,15 +20,19 @@ class TransitiveCustodySimTests {
         SplittableRandom shape = w.shapes();
         boolean twoRelays = shape.nextBoolean();
         w.topic("t1", 1).topic("t2", 1).topic("t3", 1).topic("t4", 1);
-        w.producer("P").writes("t1").records(10 + shape.nextInt(15)).transactions(1 + shape.nextInt(3), 150).build();
+        int records = 10 + shape.nextInt(15);
+        int lateStart = shape.nextInt(records);
+        SimProducer p = w.producer("P").writes("t1").records(records).transactions(1 + shape.nextInt(3), 150).build();
         w.node("A").consumes("t1").route("t2", 900).crashes(shape.nextInt(3)).build();
         if (twoRelays) {
             w.node("B").consumes("t2").route("t3", 900).crashes(shape.nextInt(2)).build();
             w.node("B2").consumes("t3").route("t4", 900).crashes(shape.nextInt(2)).build();
-            w.node("C").consumes("t1", "t4").crashes(shape.nextInt(2)).build();
+            w.node("C").consumes("t1", "t4").slow("t1").startWhen(x -> p.sent() >= lateStart).crashes(shape.nextInt(2))
+                    .build();
         } else {
             w.node("B").consumes("t2").route("t3", 900).crashes(shape.nextInt(3)).build();
-            w.node("C").consumes("t1", "t3").crashes(shape.nextInt(2)).build();
+            w.node("C").consumes("t1", "t3").slow("t1").startWhen(x -> p.sent() >= lateStart).crashes(shape.nextInt(2))
+                    .build();
         }
         return w;
     }
