@@ -162,7 +162,7 @@ final class Obligations {
                 }
                 long at = -1;
                 long hw = world.broker().highWatermark(u.channel());
-                for (long o = world.broker().logStart(u.channel()); o < hw; o++) {
+                for (long o = 0; o < hw; o++) {
                     SimBroker.Entry e = world.broker().entry(u.channel(), o);
                     if (e.fetchable() && u.sender().equals(e.sender()) && e.seq() >= u.claimed()) {
                         at = o;
@@ -170,7 +170,8 @@ final class Obligations {
                     }
                 }
                 out.append("; claimed ").append(world.broker().name(u.channel())).append(" seq ").append(u.claimed())
-                        .append(" is at offset ").append(at).append(" (baseline ")
+                        .append(" is at offset ").append(at).append(" (log start ")
+                        .append(world.broker().logStart(u.channel())).append(", baseline ")
                         .append(world.oracle().baselineOf(n.name, u.channel())).append(")");
             }
         }

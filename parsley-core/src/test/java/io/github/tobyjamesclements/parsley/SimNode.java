@@ -88,6 +88,7 @@ final class SimNode {
 
     private final TreeMap<String, byte[]> committedStore = new TreeMap<>();
     private final TreeMap<Channel, Long> committedPositions = new TreeMap<>();
+    private final TreeMap<Channel, Long> committedFloors = new TreeMap<>();
 
     private CausalNode node;
     private SimStore store;
@@ -226,6 +227,7 @@ final class SimNode {
         dirty = true;
         world.oracle().declare(name, d.consumed());
         committedPositions.keySet().retainAll(d.consumed());
+        committedFloors.keySet().retainAll(d.consumed());
         fetchPosition.clear();
         fedThrough.clear();
         lastReturned.clear();
@@ -257,6 +259,7 @@ final class SimNode {
         store.commit();
         for (Channel c : declaration().consumed()) {
             committedPositions.put(c, consumerPosition(c));
+            committedFloors.put(c, retentionFloorNow(c));
         }
         world.oracle().commit(name);
         dirty = false;
@@ -532,11 +535,16 @@ final class SimNode {
 
     /** The lowest position of this node on {@code c} that retention must not pass (H6), or null. */
     Long retentionFloor(Channel c) {
-        if (status == Status.WAITING || !declaration().consumed().contains(c)) {
+        if (!declaration().consumed().contains(c)) {
             return null;
         }
-        Long floor = committedPositions.get(c);
-        Long inFlight = status == Status.UP ? consumerPosition(c) : null;
+        if (status == Status.WAITING) {
+            // a declared stage that has not started yet is a subscriber too: letting retention pass
+            // it would make it a late joiner (the section 5.2 window), which only directed probes test
+            return world.broker().logStart(c);
+        }
+        Long floor = committedFloors.get(c);
+        Long inFlight = status == Status.UP ? retentionFloorNow(c) : null;
         if (floor == null) {
             return inFlight;
         }
@@ -550,6 +558,17 @@ final class SimNode {
     private long consumerPosition(Channel c) {
         SimBroker.Fetched next = buffers.get(c).peek();
         return next == null ? fetchPosition.get(c) : next.offset();
+    }
+
+    /**
+     * The lowest offset this incarnation still needs: the next record to feed, or a held record.
+     * Retention must not pass held records either: the log-start truncation bound assumes every
+     * subscriber delivered what retention deleted (protocol.md §1.5 item 5, §8.2).
+     */
+    private long retentionFloorNow(Channel c) {
+        long floor = consumerPosition(c);
+        HoldQueue q = node.queues.get(c);
+        return q == null || q.isEmpty() ? floor : Math.min(floor, q.head().offset());
     }
 
     Map<Channel, Long> committedPositions() {

@@ -1,5 +1,7 @@
 package io.github.tobyjamesclements.parsley;
 
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.stream.LongStream;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
@@ -15,6 +17,9 @@ final class SimSeeds {
     private static final Logger log = LoggerFactory.getLogger("parsley.sim");
 
     static final int DEFAULT_SEEDS = 200;
+
+    /** What each scenario exercised over the seeds run in this JVM, for the anti-vacuity check. */
+    private static final Map<String, SimStats> EXERCISED = new TreeMap<>();
 
     private SimSeeds() {
     }
@@ -38,6 +43,13 @@ final class SimSeeds {
         return n == null || n.isBlank() ? DEFAULT_SEEDS : Integer.parseInt(n.trim());
     }
 
+    /** What a scenario exercised in this JVM so far, or null if it did not run. */
+    static SimStats exercised(String scenario) {
+        synchronized (EXERCISED) {
+            return EXERCISED.get(scenario);
+        }
+    }
+
     /** The replay command of one seed of one family. */
     static String replay(Class<?> family, long seed) {
         return "mvn -B -o -pl parsley-core test -Dtest=" + family.getSimpleName() + " -Dparsley.sim.seed=" + seed;
@@ -50,7 +62,11 @@ final class SimSeeds {
     static SimStats run(Class<?> family, long seed, Scenario scenario) {
         log.info("seed={} family={} scenario={}", seed, family.getSimpleName(), scenario.name());
         try {
-            return scenario.run(seed, Fault.NONE);
+            SimStats stats = scenario.run(seed, Fault.NONE);
+            synchronized (EXERCISED) {
+                EXERCISED.computeIfAbsent(scenario.name(), n -> new SimStats()).addAll(stats);
+            }
+            return stats;
         } catch (Throwable t) {
             throw new AssertionError("seed=" + seed + " " + scenario.name() + " failed: " + t.getMessage()
                     + "\n  replay: " + replay(family, seed), t);
