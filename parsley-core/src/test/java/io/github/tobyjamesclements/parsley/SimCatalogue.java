@@ -34,6 +34,7 @@ final class SimCatalogue {
                 new Entry(WideSoakSimTests.class, WideSoakSimTests.WIDE),
                 new Entry(HighWatermarkSeedSimTests.class, HighWatermarkSeedSimTests.OPEN_SIBLING),
                 new Entry(FormerSinkSimTests.class, FormerSinkSimTests.DROPPED_SINK),
-                new Entry(UnknownPositionSimTests.class, UnknownPositionSimTests.FROM_OFFSET_ZERO));
+                new Entry(UnknownPositionSimTests.class, UnknownPositionSimTests.FROM_OFFSET_ZERO),
+                new Entry(HeldRecordRetentionSimTests.class, HeldRecordRetentionSimTests.RESPECTING_HOLDS));
     }
 }

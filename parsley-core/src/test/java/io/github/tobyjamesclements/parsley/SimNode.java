@@ -543,8 +543,9 @@ final class SimNode {
             // it would make it a late joiner (the section 5.2 window), which only directed probes test
             return world.broker().logStart(c);
         }
-        Long floor = committedFloors.get(c);
-        Long inFlight = status == Status.UP ? retentionFloorNow(c) : null;
+        boolean passHolds = world.retentionPassesHolds();
+        Long floor = passHolds ? committedPositions.get(c) : committedFloors.get(c);
+        Long inFlight = status != Status.UP ? null : passHolds ? consumerPosition(c) : retentionFloorNow(c);
         if (floor == null) {
             return inFlight;
         }

@@ -53,6 +53,7 @@ final class SimWorld {
     private final List<Scripted> scripted = new ArrayList<>();
     private int stepBudget = 20_000;
     private int retentionBudget;
+    private boolean retentionPastHolds;
     private int steps;
     private boolean keepTrace = true;
 
@@ -92,6 +93,19 @@ final class SimWorld {
     SimWorld retention(int budget) {
         this.retentionBudget = budget;
         return this;
+    }
+
+    /**
+     * Lets retention follow committed consumer positions only, passing records a subscriber fetched
+     * but still holds (what consumer lag shows under Kafka Streams, protocol.md §13.1).
+     */
+    SimWorld retentionPastHolds() {
+        this.retentionPastHolds = true;
+        return this;
+    }
+
+    boolean retentionPassesHolds() {
+        return retentionPastHolds;
     }
 
     SimWorld stepBudget(int budget) {
