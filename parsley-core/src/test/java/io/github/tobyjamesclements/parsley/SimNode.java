@@ -89,6 +89,7 @@ final class SimNode {
     private final TreeMap<String, byte[]> committedStore = new TreeMap<>();
     private final TreeMap<Channel, Long> committedPositions = new TreeMap<>();
     private final TreeMap<Channel, Long> committedFloors = new TreeMap<>();
+    private final TreeMap<Channel, Long> firstStarts = new TreeMap<>();
 
     private CausalNode node;
     private SimStore store;
@@ -143,12 +144,12 @@ final class SimNode {
             }
             if (!buffer.isEmpty()) {
                 anyBuffered = true;
-                out.add(action(() -> "process " + world.broker().name(c), 4, () -> step(() -> process(c))));
+                out.add(action(() -> "process " + world.broker().name(c), 4, () -> process(c)));
             }
         }
         boolean sweepable = sweepable();
         if (sweepable) {
-            out.add(action(() -> "sweep", 3, () -> step(this::sweep)));
+            out.add(action(() -> "sweep", 3, this::sweep));
         }
         if (dirty) {
             out.add(action(() -> "commit", 3, this::commit));
@@ -160,7 +161,7 @@ final class SimNode {
             }
         }
         if (truncationBudget > 0) {
-            out.add(action(() -> "truncate", 1, () -> step(this::truncate)));
+            out.add(action(() -> "truncate", 1, this::truncate));
         }
         if (version + 1 < declarations.size() && redeployWhen.test(world) && redeployAllowed()) {
             out.add(action(() -> "redeploy", 1, this::redeploy));
@@ -171,15 +172,7 @@ final class SimNode {
         return new SimWorld.Action(() -> name + " " + what.get(), weight, run, this);
     }
 
-    /** Runs one host step; a planted crash point inside it aborts the transaction. */
-    private void step(Runnable body) {
-        try {
-            body.run();
-        } catch (Crash crash) {
-            crash(SimStats.Counter.CRASHES_MID_STEP);
-        }
-    }
-
+    /** Runs a process or sweep step and crashes inside it: after 0-2 sends, or at its end. */
     private void crashMidStep() {
         List<Runnable> steps = new ArrayList<>();
         for (Channel c : declaration().consumed()) {
@@ -228,6 +221,7 @@ final class SimNode {
         world.oracle().declare(name, d.consumed());
         committedPositions.keySet().retainAll(d.consumed());
         committedFloors.keySet().retainAll(d.consumed());
+        firstStarts.keySet().retainAll(d.consumed());
         fetchPosition.clear();
         fedThrough.clear();
         lastReturned.clear();
@@ -240,6 +234,7 @@ final class SimNode {
                 position = startAt == StartAt.EARLIEST ? world.broker().logStart(c) : world.broker().lastStable(c);
             }
             position = Math.max(position, world.broker().logStart(c));
+            firstStarts.putIfAbsent(c, position);
             fetchPosition.put(c, position);
             buffers.put(c, new ArrayDeque<>());
             // Like the Streams adapter, the host does not seek a grown input to its resume position: it
@@ -546,6 +541,11 @@ final class SimNode {
         boolean passHolds = world.retentionPassesHolds();
         Long floor = passHolds ? committedPositions.get(c) : committedFloors.get(c);
         Long inFlight = status != Status.UP ? null : passHolds ? consumerPosition(c) : retentionFloorNow(c);
+        if (floor == null) {
+            // nothing committed yet: a restart would start over from the earliest offset, so the
+            // stage is still reading from its first start position (a from-start consumer, §5.2)
+            floor = firstStarts.get(c);
+        }
         if (floor == null) {
             return inFlight;
         }

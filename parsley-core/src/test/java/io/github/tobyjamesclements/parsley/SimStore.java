@@ -1,7 +1,5 @@
 package io.github.tobyjamesclements.parsley;
 
-import java.util.Map;
-import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.function.BiConsumer;
 
@@ -69,21 +67,5 @@ final class SimStore implements StateStore {
 
     void discard() {
         staged.clear();
-    }
-
-    /** A read-only view of the committed state, for diagnostics. */
-    SortedMap<String, byte[]> committedView() {
-        return java.util.Collections.unmodifiableSortedMap(committed);
-    }
-
-    int committedSize() {
-        return committed.size();
-    }
-
-    static boolean sameContent(Map<String, byte[]> a, Map<String, byte[]> b) {
-        if (!a.keySet().equals(b.keySet())) {
-            return false;
-        }
-        return a.entrySet().stream().allMatch(e -> java.util.Arrays.equals(e.getValue(), b.get(e.getKey())));
     }
 }
