@@ -31,8 +31,9 @@ import java.util.function.Supplier;
  *       possibly under a new declaration (a redeploy that changes scope). Like the Streams adapter it
  *       cannot seek: a grown input starts from the earliest offset and its prefix is replayed into
  *       the replay guard (protocol.md §7.3).</li>
- *   <li>H6: a position below the log start resets to it; retention never passes a committed
- *       position (the world enforces that through {@link #retentionFloor}).</li>
+ *   <li>H6: a position below the log start resets to it; retention never passes what a stage
+ *       still needs: a record not yet fed or still held, or, before the first commit, the first
+ *       start position (the world asks {@link #retentionFloor}).</li>
  * </ul>
  *
  * <p>The handler is a routing table: each delivered record is forwarded to each route's topic with
