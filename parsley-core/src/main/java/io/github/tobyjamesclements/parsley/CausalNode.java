@@ -101,6 +101,12 @@ class CausalNode implements DeliveryProtocol {
         long f = frontier(c);
         if (r.offset() <= f) {
             replaysSkipped++;
+            if (r.tagged()) {
+                // A replayed record is covered by the frontier: it counts for its sender's sequence
+                // claims, so a grown input's prefix can satisfy claims on it (protocol.md §3.8).
+                advanceMark(c, r.sender(), r.senderSeq(), r.offset());
+                return finish(cascade());
+            }
             return List.of();
         }
         if (q.isEmpty() && r.offset() - 1 > f) {
@@ -170,15 +176,20 @@ class CausalNode implements DeliveryProtocol {
             setFrontier(c, e.offset());
         }
         if (e.tagged()) {
-            SeqKey k = new SeqKey(c, e.sender());
-            ProtocolStore.Mark mark = marks.get(k);
-            if (mark == null || e.seq() > mark.seq()) {
-                ProtocolStore.Mark next = new ProtocolStore.Mark(e.seq(), e.offset());
-                marks.put(k, next);
-                store.putMark(k, next);
-            }
+            advanceMark(c, e.sender(), e.seq(), e.offset());
         }
         out.add(new Delivery(c, e.offset(), e.key(), e.value(), e.timestamp()));
+    }
+
+    /** Raises the delivered-sequence mark of {@code (c, sender)} to {@code seq} (§3.2 rule 6). */
+    private void advanceMark(Channel c, UUID sender, long seq, long offset) {
+        SeqKey k = new SeqKey(c, sender);
+        ProtocolStore.Mark mark = marks.get(k);
+        if (mark == null || seq > mark.seq()) {
+            ProtocolStore.Mark next = new ProtocolStore.Mark(seq, offset);
+            marks.put(k, next);
+            store.putMark(k, next);
+        }
     }
 
     // Stamp -------------------------------------------------------------------------------

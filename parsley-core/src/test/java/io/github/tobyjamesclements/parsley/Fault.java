@@ -1,0 +1,42 @@
+package io.github.tobyjamesclements.parsley;
+
+/**
+ * A planted fault, installed on a {@link SimWorld} as a strategy (style.md rule 12). The defaults
+ * are the honest protocol and the honest host; a fault overrides one decision: how nodes are built
+ * (a protocol fault is a {@link CausalNode} subclass), what a crash does to the staged store (H3),
+ * when a consumer position is reported (H2), or which partition a send is stamped for (H4).
+ * {@link Faults} holds the catalogue.
+ */
+interface Fault {
+
+    /** No fault: the protocol as built and a host that honours H1-H6. */
+    Fault NONE = () -> "none";
+
+    /** What a host's position sweep does with one channel's consumer position. */
+    enum PositionDecision { REPORT, WAIT, DROP }
+
+    String name();
+
+    /** Builds the node of one incarnation (full init path, H5). */
+    default CausalNode newNode(NodeConfig config, StateStore store, BrokerOffsets offsets) {
+        return new CausalNode(config, store, offsets);
+    }
+
+    /** A crash aborts the step: its staged store writes are discarded (H3). */
+    default void onCrash(SimStore store) {
+        store.discard();
+    }
+
+    /**
+     * Reports a position only once every record returned at or below it was fed (H2, protocol.md
+     * §12.3); {@code fedThrough} and {@code lastReturned} are -1 when nothing was fed or returned.
+     */
+    default PositionDecision decidePosition(long position, long lastReturned, long fedThrough) {
+        return lastReturned > fedThrough ? PositionDecision.WAIT : PositionDecision.REPORT;
+    }
+
+    /** The channel the host stamps for: the concrete destination, partitioned first (H4). */
+    default Channel stampChannel(Channel destination, int partitionCount) {
+        return destination;
+    }
+}

@@ -1,0 +1,340 @@
+package io.github.tobyjamesclements.parsley;
+
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.UUID;
+
+/**
+ * The catalogue of planted faults (protocol.md §14.3 V8, V9 and the decisions of §16). Each is a
+ * {@link Fault} strategy: protocol faults build a {@link CausalNode} subclass that overrides one
+ * seam; host faults replace one host decision. {@code PlantedFaultSimTests} proves each is caught.
+ */
+final class Faults {
+
+    private Faults() {
+    }
+
+    /** Builds the node of a protocol fault. */
+    @FunctionalInterface
+    interface NodeFactory {
+        CausalNode create(NodeConfig config, StateStore store, BrokerOffsets offsets);
+    }
+
+    static Fault protocol(String name, NodeFactory factory) {
+        return new Fault() {
+            @Override
+            public String name() {
+                return name;
+            }
+
+            @Override
+            public CausalNode newNode(NodeConfig config, StateStore store, BrokerOffsets offsets) {
+                return factory.create(config, store, offsets);
+            }
+        };
+    }
+
+    // Protocol faults ------------------------------------------------------------------------------
+
+    /** V8: an eager protocol that ignores every dependency. */
+    static final Fault EAGER_DELIVERY = protocol("eager delivery (V8)", EagerNode::new);
+
+    /** §3.7 rule 2 broken: a delivered record's clock is folded only after its handler emitted. */
+    static final Fault FOLD_AT_DELIVERY = protocol("fold at delivery instead of receive", FoldAtDeliveryNode::new);
+
+    /** §3.7 rule 1 broken: the stamp merge keeps only consumed channels. */
+    static final Fault FILTER_UNCONSUMED = protocol("filter unconsumed entries in the stamp merge",
+            FilterUnconsumedNode::new);
+
+    /** §4.3 broken: no skip run below a held head. */
+    static final Fault FORGET_SKIP_RUN = protocol("forget the skip run below a held head", ForgetSkipRunNode::new);
+
+    /** §3.5 rule 4 broken: a position reported while the queue holds records is forgotten. */
+    static final Fault DROP_REMEMBERED_POSITIONS = protocol("drop remembered position advances",
+            DropRememberedPositionNode::new);
+
+    /** §6.4 broken: no end-offset seed of own outputs at init. */
+    static final Fault SKIP_OWN_OUTPUTS_SEED = protocol("skip the own-outputs seed", NoSeedNode::new);
+
+    /** §16.1 reverted: the seed uses the last stable offset instead of the high watermark. */
+    static final Fault LSO_SEED = protocol("LSO seed instead of high watermark (16.1 reverted)", LsoSeedNode::new);
+
+    /** §8.2 broken: truncation treats the log end as stable. */
+    static final Fault TRUNCATE_ABOVE_BOUND = protocol("truncate above the stability bound",
+            TruncateAboveBoundNode::new);
+
+    /** §3.2 broken: two deliverable heads of one channel are delivered in reverse order. */
+    static final Fault OUT_OF_FIFO = protocol("deliver out of FIFO order", OutOfFifoNode::new);
+
+    /** §16.2 reverted: a former sink is not resolved (no heal) once it is no longer declared. */
+    static final Fault DROP_FORMER_SINK_HEAL = protocol("drop the former-sink heal (16.2 reverted)",
+            (config, store, offsets) -> new CausalNode(config, store, new DeclaredSinksOnly(config, offsets)));
+
+    // Host faults ----------------------------------------------------------------------------------
+
+    /** V9: a host that commits its store when it crashes (breaks H3). */
+    static final Fault COMMIT_STORE_ON_CRASH = new Fault() {
+        @Override
+        public String name() {
+            return "host commits its store on crash (V9, H3)";
+        }
+
+        @Override
+        public void onCrash(SimStore store) {
+            store.commit();
+        }
+    };
+
+    /** V9: a host that drops position advances (breaks H2). */
+    static final Fault DROP_POSITION_ADVANCES = new Fault() {
+        @Override
+        public String name() {
+            return "host drops position advances (V9, H2)";
+        }
+
+        @Override
+        public PositionDecision decidePosition(long position, long lastReturned, long fedThrough) {
+            return lastReturned > fedThrough ? PositionDecision.WAIT : PositionDecision.DROP;
+        }
+    };
+
+    /** H2 broken: positions are reported while fetched records are still buffered. */
+    static final Fault REPORT_BEFORE_FED = new Fault() {
+        @Override
+        public String name() {
+            return "host reports positions before buffered records are fed (H2)";
+        }
+
+        @Override
+        public PositionDecision decidePosition(long position, long lastReturned, long fedThrough) {
+            return PositionDecision.REPORT;
+        }
+    };
+
+    /** H4 broken: the host stamps for a guessed partition (0), then sends to the real one. */
+    static final Fault STAMP_BEFORE_PARTITIONING = new Fault() {
+        @Override
+        public String name() {
+            return "host stamps before partitioning (H4)";
+        }
+
+        @Override
+        public Channel stampChannel(Channel destination, int partitionCount) {
+            return new Channel(destination.topicId(), 0);
+        }
+    };
+
+    /** §16.10 reverted: a host reads "nothing fed yet" as offset 0 having been fed. */
+    static final Fault POSITION_ZERO_MEANS_NOTHING = new Fault() {
+        @Override
+        public String name() {
+            return "host treats position 0 as nothing fetched (16.10 reverted)";
+        }
+
+        @Override
+        public PositionDecision decidePosition(long position, long lastReturned, long fedThrough) {
+            long fed = fedThrough < 0 ? 0 : fedThrough;
+            return lastReturned > fed ? PositionDecision.WAIT : PositionDecision.REPORT;
+        }
+    };
+
+    /** Every planted fault, in the order of {@code docs/verification.md}. */
+    static List<Fault> all() {
+        return List.of(EAGER_DELIVERY, COMMIT_STORE_ON_CRASH, DROP_POSITION_ADVANCES, FOLD_AT_DELIVERY,
+                FILTER_UNCONSUMED, FORGET_SKIP_RUN, DROP_REMEMBERED_POSITIONS, REPORT_BEFORE_FED,
+                STAMP_BEFORE_PARTITIONING, SKIP_OWN_OUTPUTS_SEED, LSO_SEED, TRUNCATE_ABOVE_BOUND, OUT_OF_FIFO,
+                DROP_FORMER_SINK_HEAL, POSITION_ZERO_MEANS_NOTHING);
+    }
+
+    // Node subclasses ------------------------------------------------------------------------------
+
+    static final class EagerNode extends CausalNode {
+        EagerNode(NodeConfig config, StateStore store, BrokerOffsets offsets) {
+            super(config, store, offsets);
+        }
+
+        @Override
+        boolean deliverable(Channel c, HeldEntry head) {
+            return true;
+        }
+    }
+
+    static final class FoldAtDeliveryNode extends CausalNode {
+        private List<Map.Entry<Channel, VectorClock>> unfolded;
+
+        FoldAtDeliveryNode(NodeConfig config, StateStore store, BrokerOffsets offsets) {
+            super(config, store, offsets);
+        }
+
+        @Override
+        void foldReceived(Channel c, VectorClock clock) {
+            // not at receive
+        }
+
+        @Override
+        void deliver(Channel c, HoldQueue q, List<Delivery> out) {
+            if (unfolded == null) {
+                unfolded = new ArrayList<>();
+            }
+            unfolded.add(Map.entry(c, q.head().clock()));
+            super.deliver(c, q, out);
+        }
+
+        @Override
+        public List<Delivery> onRecord(InboundRecord r) {
+            foldDelivered();
+            return super.onRecord(r);
+        }
+
+        @Override
+        public List<Delivery> positionAdvance(Channel c, long position) {
+            foldDelivered();
+            return super.positionAdvance(c, position);
+        }
+
+        private void foldDelivered() {
+            if (unfolded == null) {
+                return;
+            }
+            for (Map.Entry<Channel, VectorClock> e : unfolded) {
+                VectorClock cc = channelClocks.get(e.getKey());
+                cc.mergeMax(e.getValue());
+                store.putChannelClock(e.getKey(), cc);
+            }
+            unfolded.clear();
+        }
+    }
+
+    static final class FilterUnconsumedNode extends CausalNode {
+        FilterUnconsumedNode(NodeConfig config, StateStore store, BrokerOffsets offsets) {
+            super(config, store, offsets);
+        }
+
+        @Override
+        VectorClock stampBase() {
+            VectorClock full = super.stampBase();
+            VectorClock kept = new VectorClock();
+            full.offsets().forEach((c, n) -> {
+                if (config.consumed().contains(c)) {
+                    kept.advanceTo(c, n);
+                }
+            });
+            full.seqs().forEach((k, s) -> {
+                if (config.consumed().contains(k.channel())) {
+                    kept.advanceSeq(k, s);
+                }
+            });
+            return kept;
+        }
+    }
+
+    static final class ForgetSkipRunNode extends CausalNode {
+        ForgetSkipRunNode(NodeConfig config, StateStore store, BrokerOffsets offsets) {
+            super(config, store, offsets);
+        }
+
+        @Override
+        long skipRunBelow(HoldQueue q) {
+            return VectorClock.NOTHING;
+        }
+    }
+
+    static final class DropRememberedPositionNode extends CausalNode {
+        DropRememberedPositionNode(NodeConfig config, StateStore store, BrokerOffsets offsets) {
+            super(config, store, offsets);
+        }
+
+        @Override
+        public List<Delivery> positionAdvance(Channel c, long position) {
+            if (held(c) > 0) {
+                return List.of();
+            }
+            return super.positionAdvance(c, position);
+        }
+    }
+
+    static final class NoSeedNode extends CausalNode {
+        NoSeedNode(NodeConfig config, StateStore store, BrokerOffsets offsets) {
+            super(config, store, offsets);
+        }
+
+        @Override
+        void seedOwnOutputs() {
+            // no seed
+        }
+    }
+
+    static final class LsoSeedNode extends CausalNode {
+        LsoSeedNode(NodeConfig config, StateStore store, BrokerOffsets offsets) {
+            super(config, store, offsets);
+        }
+
+        @Override
+        void seedOwnOutputs() {
+            SimBroker.Offsets lso = (SimBroker.Offsets) brokerOffsets;
+            for (UUID topic : config.sinkTopics()) {
+                lso.lastStableOffsets(topic).orElseThrow().forEach((p, end) -> {
+                    if (end > 0) {
+                        ownOutputs.advanceTo(new Channel(topic, p), end - 1);
+                    }
+                });
+            }
+        }
+    }
+
+    static final class TruncateAboveBoundNode extends CausalNode {
+        TruncateAboveBoundNode(NodeConfig config, StateStore store, BrokerOffsets offsets) {
+            super(config, store, offsets);
+        }
+
+        @Override
+        void truncateToLogStarts() {
+            Map<Channel, Long> ends = new TreeMap<>();
+            for (Channel c : stampChannels()) {
+                ends.put(c, brokerOffsets.endOffsets(c.topicId()).orElseThrow().get(c.partition()));
+            }
+            truncateToLogStarts(ends, Set.of());
+        }
+    }
+
+    static final class OutOfFifoNode extends CausalNode {
+        OutOfFifoNode(NodeConfig config, StateStore store, BrokerOffsets offsets) {
+            super(config, store, offsets);
+        }
+
+        @Override
+        void deliver(Channel c, HoldQueue q, List<Delivery> out) {
+            if (q.size() >= 2) {
+                Iterator<HeldEntry> it = q.iterator();
+                it.next();
+                if (deliverable(c, it.next())) {
+                    List<Delivery> two = new ArrayList<>();
+                    super.deliver(c, q, two);
+                    super.deliver(c, q, two);
+                    out.add(two.get(1));
+                    out.add(two.get(0));
+                    return;
+                }
+            }
+            super.deliver(c, q, out);
+        }
+    }
+
+    /** Offsets as seen by a node that resolves only declared sinks, so former sinks look gone. */
+    private record DeclaredSinksOnly(NodeConfig config, BrokerOffsets delegate) implements BrokerOffsets {
+        @Override
+        public Optional<Map<Integer, Long>> endOffsets(UUID topicId) {
+            return config.sinkTopics().contains(topicId) ? delegate.endOffsets(topicId) : Optional.empty();
+        }
+
+        @Override
+        public LogStarts logStarts(Set<Channel> channels) {
+            return delegate.logStarts(channels);
+        }
+    }
+}

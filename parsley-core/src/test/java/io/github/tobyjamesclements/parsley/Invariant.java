@@ -1,0 +1,21 @@
+package io.github.tobyjamesclements.parsley;
+
+/**
+ * A safety obligation judged while the world runs (protocol.md §14.1): at every delivery, at every
+ * stamp, or after every scheduler step. Implementations are small, one per obligation, and are
+ * registered by {@link Obligations#invariants()}; they throw {@link SimViolation}.
+ */
+interface Invariant {
+
+    /** Judges a delivery before the oracle records it. */
+    default void onDelivery(Oracle oracle, Oracle.Judged delivery) {
+    }
+
+    /** Judges a stamp the node produced for a send to {@code destination}. */
+    default void onSend(SimWorld world, SimNode node, Channel destination, SendStamp stamp) {
+    }
+
+    /** Judges the world after a step taken by {@code actor} (null for a world action). */
+    default void afterStep(SimWorld world, SimNode actor) {
+    }
+}

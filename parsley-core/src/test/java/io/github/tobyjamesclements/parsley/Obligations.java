@@ -1,0 +1,204 @@
+package io.github.tobyjamesclements.parsley;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The single factory of the simulator's obligations (protocol.md §14.1, §14.3 V1-V7), so no world
+ * forgets one. Each obligation is one small class below.
+ */
+final class Obligations {
+
+    private Obligations() {
+    }
+
+    static List<Invariant> invariants() {
+        return List.of(new KnownRecord(), new NoDuplicate(), new ChannelFifo(), new CausalDelivery(),
+                new StampNamesAppendedOffsets(), new ContiguousFrontier());
+    }
+
+    static List<Validation> validations() {
+        return List.of(new TransactionsResolved(), new NothingHeld(), new Completeness());
+    }
+
+    /** A delivered record must be a committed business record, delivered at its own coordinate. */
+    static final class KnownRecord implements Invariant {
+        @Override
+        public void onDelivery(Oracle oracle, Oracle.Judged d) {
+            Oracle.Fact f = d.fact();
+            if (f == null || f.status != Oracle.Status.COMMITTED || !f.channel.equals(d.channel())
+                    || f.offset != d.offset()) {
+                throw new SimViolation("UNKNOWN RECORD", "node=" + d.actor().name + " delivered " + d.channel() + "/"
+                        + d.offset() + " which is not a committed record there; fact=" + f);
+            }
+        }
+    }
+
+    /** S3: no record is delivered twice at a node (committed or within the open transaction). */
+    static final class NoDuplicate implements Invariant {
+        @Override
+        public void onDelivery(Oracle oracle, Oracle.Judged d) {
+            if (d.actor().working.delivered.get((int) d.fact().id)) {
+                throw new SimViolation("DUPLICATE", "node=" + d.actor().name + " delivered " + d.fact() + " again");
+            }
+        }
+    }
+
+    /** S2: delivered offsets strictly increase per node and channel. */
+    static final class ChannelFifo implements Invariant {
+        @Override
+        public void onDelivery(Oracle oracle, Oracle.Judged d) {
+            Long last = d.actor().working.lastDelivered.get(d.channel());
+            if (last != null && d.offset() <= last) {
+                throw new SimViolation("FIFO", "node=" + d.actor().name + " delivered " + d.channel() + "/"
+                        + d.offset() + " after offset " + last);
+            }
+        }
+    }
+
+    /**
+     * S1: every real ancestor on a channel the node consumes, at or above the node's baseline there,
+     * was delivered before.
+     */
+    static final class CausalDelivery implements Invariant {
+        @Override
+        public void onDelivery(Oracle oracle, Oracle.Judged d) {
+            Oracle.Actor a = d.actor();
+            Oracle.Knowledge k = a.working;
+            var ancestors = d.fact().ancestors;
+            for (int i = ancestors.nextSetBit(0); i >= 0; i = ancestors.nextSetBit(i + 1)) {
+                Oracle.Fact anc = oracle.fact(i);
+                if (anc.status != Oracle.Status.COMMITTED || !a.consumed.contains(anc.channel)) {
+                    continue;
+                }
+                Long base = k.baselines.get(anc.channel);
+                if (base != null && anc.offset >= base && !k.delivered.get(i)) {
+                    throw new SimViolation("CAUSAL VIOLATION", "node=" + a.name + " delivered " + d.fact()
+                            + " before its ancestor " + anc + " (baseline " + base + ")");
+                }
+            }
+        }
+    }
+
+    /** S7: every offset claim of a stamp names an appended offset. */
+    static final class StampNamesAppendedOffsets implements Invariant {
+        @Override
+        public void onSend(SimWorld world, SimNode node, Channel destination, SendStamp stamp) {
+            for (Map.Entry<Channel, Long> e : stamp.clock().offsets().entrySet()) {
+                if (e.getValue() >= world.broker().highWatermark(e.getKey())) {
+                    throw new SimViolation("OVER-CLAIM", "node=" + node.name + " stamped " + e.getKey() + "->"
+                            + e.getValue() + " but the log ends at " + world.broker().highWatermark(e.getKey()));
+                }
+            }
+        }
+    }
+
+    /**
+     * S4: a frontier never passes a committed record at or above the baseline that was not
+     * delivered (it moves only by delivery, seed/bridge, the skip run below a head and positions).
+     */
+    static final class ContiguousFrontier implements Invariant {
+        @Override
+        public void afterStep(SimWorld world, SimNode actor) {
+            if (actor == null || !actor.up()) {
+                return;
+            }
+            Oracle.Actor a = world.oracle().actor(actor.name);
+            for (Channel c : actor.declaration().consumed()) {
+                long f = actor.causalNode().frontier(c);
+                Long base = a.working.baselines.get(c);
+                if (base == null) {
+                    continue;
+                }
+                for (Oracle.Fact fact : world.oracle().facts(c)) {
+                    if (fact.offset > f) {
+                        break;
+                    }
+                    if (fact.offset >= base && fact.status == Oracle.Status.COMMITTED
+                            && !a.working.delivered.get((int) fact.id)) {
+                        throw new SimViolation("FRONTIER GAP", "node=" + actor.name + " frontier " + c + "=" + f
+                                + " passes the undelivered " + fact + " (baseline " + base + ")");
+                    }
+                }
+            }
+        }
+    }
+
+    /** Every transaction ended: an open one at drain means its owner was stuck. */
+    static final class TransactionsResolved implements Validation {
+        @Override
+        public void validate(SimWorld world) {
+            for (SimProducer p : world.producers()) {
+                if (p.transactionOpen()) {
+                    throw new SimViolation("WEDGE", "seed=" + world.seed + ", steps=" + world.steps()
+                            + ": producer " + p.name + " still has an open transaction and nothing is enabled");
+                }
+            }
+        }
+    }
+
+    /** L1/L4/V5: a drained world holds nothing; a held record with nothing enabled is a wedge. */
+    static final class NothingHeld implements Validation {
+        @Override
+        public void validate(SimWorld world) {
+            for (SimNode n : world.nodes()) {
+                if (n.up() && n.causalNode().held() > 0) {
+                    throw new SimViolation("WEDGE", "seed=" + world.seed + ", steps=" + world.steps() + ", enabled="
+                            + SimWorld.labels(world.enabled()) + ": node " + n.name + " holds "
+                            + n.causalNode().held() + " records; heads=" + n.causalNode().explainHeads()
+                            + claimedRecords(world, n));
+                }
+            }
+        }
+    }
+
+    /** Where each unmet sequence claim's record is, against the node's baseline (the §5.2 window). */
+    static String claimedRecords(SimWorld world, SimNode n) {
+        StringBuilder out = new StringBuilder();
+        for (Gate.HeadExplanation h : n.causalNode().explainHeads()) {
+            for (Gate.Unmet u : h.unmet()) {
+                if (u.sender() == null) {
+                    continue;
+                }
+                long at = -1;
+                long hw = world.broker().highWatermark(u.channel());
+                for (long o = 0; o < hw; o++) {
+                    SimBroker.Entry e = world.broker().entry(u.channel(), o);
+                    if (e.fetchable() && u.sender().equals(e.sender()) && e.seq() >= u.claimed()) {
+                        at = o;
+                        break;
+                    }
+                }
+                out.append("; claimed ").append(world.broker().name(u.channel())).append(" seq ").append(u.claimed())
+                        .append(" is at offset ").append(at).append(" (log start ")
+                        .append(world.broker().logStart(u.channel())).append(", baseline ")
+                        .append(world.oracle().baselineOf(n.name, u.channel())).append(")");
+            }
+        }
+        return out.toString();
+    }
+
+    /** V5/L1: every committed record from the baseline to the end of every consumed channel was delivered. */
+    static final class Completeness implements Validation {
+        @Override
+        public void validate(SimWorld world) {
+            for (SimNode n : world.nodes()) {
+                if (!n.up()) {
+                    continue;
+                }
+                Oracle.Actor a = world.oracle().actor(n.name);
+                for (Channel c : n.declaration().consumed()) {
+                    Long base = a.committed.baselines.get(c);
+                    for (Oracle.Fact f : world.oracle().facts(c)) {
+                        if (base != null && f.offset >= base && f.status == Oracle.Status.COMMITTED
+                                && !a.committed.delivered.get((int) f.id)) {
+                            throw new SimViolation("LIVENESS", "seed=" + world.seed + ", steps=" + world.steps()
+                                    + ": node " + n.name + " never delivered " + f + " (baseline " + base
+                                    + ", frontier " + n.causalNode().frontier(c) + ")");
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

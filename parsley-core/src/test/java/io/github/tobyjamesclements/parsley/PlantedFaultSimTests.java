@@ -1,0 +1,96 @@
+package io.github.tobyjamesclements.parsley;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Every planted fault (protocol.md §14.3 V8, V9, the decisions of §16 reverted, and the protocol
+ * rules a re-implementation could get wrong) runs over the default seed range of the scenario
+ * meant to catch it; it must be caught by at least one seed. The fraction of seeds that catch it is
+ * logged and appended to {@code target/sim/planted-faults.txt} ({@code docs/verification.md}
+ * quotes it).
+ */
+class PlantedFaultSimTests {
+
+    private static final Logger log = LoggerFactory.getLogger("parsley.sim");
+
+    static Stream<Arguments> plants() {
+        return Stream.of(
+                plant(Faults.EAGER_DELIVERY, SharedInputRaceSimTests.class, SharedInputRaceSimTests.SHARED_INPUT),
+                plant(Faults.COMMIT_STORE_ON_CRASH, CrashRecoverySimTests.class, CrashRecoverySimTests.CRASH_CHAIN),
+                plant(Faults.DROP_POSITION_ADVANCES, QuietSinkSimTests.class, QuietSinkSimTests.QUIET_SINK),
+                plant(Faults.FOLD_AT_DELIVERY, TransitiveCustodySimTests.class, TransitiveCustodySimTests.E1_CHAIN),
+                plant(Faults.FILTER_UNCONSUMED, TransitiveCustodySimTests.class, TransitiveCustodySimTests.E1_CHAIN),
+                plant(Faults.FORGET_SKIP_RUN, CrashRecoverySimTests.class, CrashRecoverySimTests.RESTARTING_WRITER),
+                plant(Faults.DROP_REMEMBERED_POSITIONS, QuietSinkSimTests.class, QuietSinkSimTests.QUIET_SINK),
+                plant(Faults.REPORT_BEFORE_FED, SharedInputRaceSimTests.class, SharedInputRaceSimTests.SHARED_INPUT),
+                plant(Faults.STAMP_BEFORE_PARTITIONING, MultiPartitionSinkSimTests.class,
+                        MultiPartitionSinkSimTests.MULTI_PARTITION),
+                plant(Faults.SKIP_OWN_OUTPUTS_SEED, HighWatermarkSeedSimTests.class,
+                        HighWatermarkSeedSimTests.OPEN_SIBLING),
+                plant(Faults.LSO_SEED, HighWatermarkSeedSimTests.class, HighWatermarkSeedSimTests.OPEN_SIBLING),
+                plant(Faults.TRUNCATE_ABOVE_BOUND, TruncationSimTests.class, TruncationSimTests.MID_HISTORY),
+                plant(Faults.OUT_OF_FIFO, SharedInputRaceSimTests.class, SharedInputRaceSimTests.SHARED_INPUT),
+                plant(Faults.DROP_FORMER_SINK_HEAL, FormerSinkSimTests.class, FormerSinkSimTests.DROPPED_SINK),
+                plant(Faults.POSITION_ZERO_MEANS_NOTHING, UnknownPositionSimTests.class,
+                        UnknownPositionSimTests.FROM_OFFSET_ZERO));
+    }
+
+    private static Arguments plant(Fault fault, Class<?> family, Scenario scenario) {
+        return Arguments.of(fault.name(), fault, family, scenario);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("plants")
+    void plantedFaultIsCaught(String name, Fault fault, Class<?> family, Scenario scenario) {
+        long[] seeds = SimSeeds.faultSeeds();
+        int caught = 0;
+        long firstCatch = -1;
+        Map<String, Integer> kinds = new TreeMap<>();
+        for (long seed : seeds) {
+            try {
+                scenario.run(seed, fault);
+            } catch (SimViolation v) {
+                caught++;
+                kinds.merge(v.kind(), 1, Integer::sum);
+                firstCatch = firstCatch < 0 ? seed : firstCatch;
+            } catch (RuntimeException | AssertionError e) {
+                caught++;
+                kinds.merge(e.getClass().getSimpleName(), 1, Integer::sum);
+                firstCatch = firstCatch < 0 ? seed : firstCatch;
+            }
+        }
+        String line = String.format(java.util.Locale.ROOT, "%s | %s | %d/%d (%.1f%%) | %s | first seed %d", name,
+                family.getSimpleName() + ": " + scenario.name(), caught, seeds.length,
+                100.0 * caught / seeds.length, kinds, firstCatch);
+        log.info("planted fault: {}", line);
+        record(line);
+        assertThat(caught).as("seeds of %s that catch the planted fault '%s'", family.getSimpleName(), name)
+                .isPositive();
+    }
+
+    private static void record(String line) {
+        try {
+            Path out = Path.of("target", "sim", "planted-faults.txt");
+            Files.createDirectories(out.getParent());
+            Files.writeString(out, line + System.lineSeparator(), StandardCharsets.UTF_8, StandardOpenOption.CREATE,
+                    StandardOpenOption.APPEND);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

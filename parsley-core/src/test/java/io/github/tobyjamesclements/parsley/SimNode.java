@@ -1,0 +1,706 @@
+package io.github.tobyjamesclements.parsley;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.SortedSet;
+import java.util.SplittableRandom;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.UUID;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
+
+/**
+ * The reference host of one {@link CausalNode} (protocol.md §12.1, H1-H6), driven by the world one
+ * action at a time.
+ *
+ * <ul>
+ *   <li>H1: a read-committed consumer per channel fetches into a buffer; buffered records are fed
+ *       one at a time in offset order.</li>
+ *   <li>H2: a position sweep reports each consumer position once every record returned at or below
+ *       it was fed (the decision is the installed {@link Fault}'s, honest by default).</li>
+ *   <li>H3: store writes, sends and consumer positions of a transaction that spans several actions
+ *       commit together; a crash aborts all three.</li>
+ *   <li>H4: every emission is partitioned first, stamped for that concrete channel, then appended
+ *       there.</li>
+ *   <li>H5: every (re)start builds a new node from committed state through the full init path,
+ *       possibly under a new declaration (a redeploy that changes scope). Like the Streams adapter it
+ *       cannot seek: a grown input starts from the earliest offset and its prefix is replayed into
+ *       the replay guard (protocol.md §7.3).</li>
+ *   <li>H6: a position below the log start resets to it; retention never passes what a stage
+ *       still needs: a record not yet fed or still held, or, before the first commit, the first
+ *       start position (the world asks {@link #retentionFloor}).</li>
+ * </ul>
+ *
+ * <p>The handler is a routing table: each delivered record is forwarded to each route's topic with
+ * a seeded, deterministic probability, up to a hop limit (damped cycles).
+ */
+final class SimNode {
+
+    /** Lifecycle of the node. */
+    enum Status { WAITING, UP, DOWN }
+
+    /** Where a channel with no committed position starts. */
+    enum StartAt { EARLIEST, LATEST }
+
+    /** One forwarding rule: emit to {@code topic} with probability permille/1000. */
+    record Route(UUID topic, int permille, boolean spreadKeys) {
+    }
+
+    /** What a deployment of the node consumes, may send to and forwards. */
+    record Declaration(SortedSet<Channel> consumed, SortedSet<UUID> sinks, List<Route> routes) {
+
+        Declaration {
+            consumed = Collections.unmodifiableSortedSet(new TreeSet<>(consumed));
+            sinks = Collections.unmodifiableSortedSet(new TreeSet<>(sinks));
+            routes = List.copyOf(routes);
+        }
+    }
+
+    /** The crash of a step, thrown at a send and caught by the action that ran the step. */
+    private static final class Crash extends RuntimeException {
+        Crash() {
+            super(null, null, false, false);
+        }
+    }
+
+    final String name;
+    final UUID senderId;
+    private final SimWorld world;
+    private final SplittableRandom rng;
+    private final List<Declaration> declarations;
+    private final StartAt startAt;
+    private final int maxHops;
+    private final int maxPoll;
+    private final Predicate<SimWorld> startWhen;
+    private final Predicate<SimWorld> redeployWhen;
+    private final SortedSet<Channel> slow;
+    private int version;
+    private int incarnations;
+    private int sendsThisIncarnation;
+    private int crashBudget;
+    private int truncationBudget;
+    private boolean redeployRefused;
+    private Status status = Status.WAITING;
+
+    private final TreeMap<String, byte[]> committedStore = new TreeMap<>();
+    private final TreeMap<Channel, Long> committedPositions = new TreeMap<>();
+    private final TreeMap<Channel, Long> committedFloors = new TreeMap<>();
+    private final TreeMap<Channel, Long> firstStarts = new TreeMap<>();
+
+    private CausalNode node;
+    private SimStore store;
+    private SimBroker.Txn txn;
+    private boolean dirty;
+    private int sendsUntilCrash = -1;
+    private final TreeMap<Channel, Long> fetchPosition = new TreeMap<>();
+    private final TreeMap<Channel, Long> fedThrough = new TreeMap<>();
+    private final TreeMap<Channel, Long> lastReturned = new TreeMap<>();
+    private final TreeMap<Channel, Long> reported = new TreeMap<>();
+    private final TreeMap<Channel, ArrayDeque<SimBroker.Fetched>> buffers = new TreeMap<>();
+    private final TreeMap<Channel, Long> rememberedAdvances = new TreeMap<>();
+
+    private SimNode(Builder b) {
+        this.world = b.world;
+        this.name = b.name;
+        this.senderId = UUID.nameUUIDFromBytes(("parsley-sim-sender/" + b.name).getBytes(StandardCharsets.UTF_8));
+        this.rng = b.world.split();
+        this.declarations = List.copyOf(b.declarations);
+        this.startAt = b.startAt;
+        this.maxHops = b.maxHops;
+        this.maxPoll = b.maxPoll;
+        this.startWhen = b.startWhen;
+        this.redeployWhen = b.redeployWhen;
+        this.slow = new TreeSet<>(b.slow);
+        this.crashBudget = b.crashes;
+        this.truncationBudget = b.truncations;
+        world.oracle().actor(name, true);
+    }
+
+    // Actions ------------------------------------------------------------------------------------
+
+    void actions(List<SimWorld.Action> out) {
+        switch (status) {
+            case WAITING -> {
+                if (startWhen.test(world)) {
+                    out.add(action(() -> "start", 4, this::start));
+                }
+            }
+            case DOWN -> out.add(action(() -> "restart", 4, this::restart));
+            case UP -> upActions(out);
+            default -> throw new IllegalStateException("status " + status);
+        }
+    }
+
+    private void upActions(List<SimWorld.Action> out) {
+        boolean anyBuffered = false;
+        for (Channel c : declaration().consumed()) {
+            ArrayDeque<SimBroker.Fetched> buffer = buffers.get(c);
+            if (buffer.size() < 4 && fetchPosition.get(c) < world.broker().lastStable(c)) {
+                out.add(action(() -> "poll " + world.broker().name(c), slow.contains(c) ? 1 : 4, () -> poll(c)));
+            }
+            if (!buffer.isEmpty()) {
+                anyBuffered = true;
+                out.add(action(() -> "process " + world.broker().name(c), 4, () -> process(c)));
+            }
+        }
+        boolean sweepable = sweepable();
+        if (sweepable) {
+            out.add(action(() -> "sweep", 3, this::sweep));
+        }
+        if (dirty) {
+            out.add(action(() -> "commit", 3, this::commit));
+        }
+        if (crashBudget > 0) {
+            out.add(action(() -> "crash-idle", 1, () -> crash(SimStats.Counter.CRASHES_IDLE)));
+            if (anyBuffered || sweepable) {
+                out.add(action(() -> "crash-mid-step", 1, this::crashMidStep));
+            }
+        }
+        if (truncationBudget > 0) {
+            out.add(action(() -> "truncate", 1, this::truncate));
+        }
+        if (version + 1 < declarations.size() && redeployWhen.test(world) && redeployAllowed()) {
+            out.add(action(() -> "redeploy", 1, this::redeploy));
+        }
+    }
+
+    private SimWorld.Action action(Supplier<String> what, int weight, Runnable run) {
+        return new SimWorld.Action(() -> name + " " + what.get(), weight, run, this);
+    }
+
+    /** Runs a process or sweep step and crashes inside it: after 0-2 sends, or at its end. */
+    private void crashMidStep() {
+        List<Runnable> steps = new ArrayList<>();
+        for (Channel c : declaration().consumed()) {
+            if (!buffers.get(c).isEmpty()) {
+                steps.add(() -> process(c));
+            }
+        }
+        if (sweepable()) {
+            steps.add(this::sweep);
+        }
+        Runnable chosen = steps.get(rng.nextInt(steps.size()));
+        sendsUntilCrash = rng.nextInt(3);
+        try {
+            chosen.run();
+            throw new Crash();
+        } catch (Crash crash) {
+            crash(SimStats.Counter.CRASHES_MID_STEP);
+        } finally {
+            sendsUntilCrash = -1;
+        }
+    }
+
+    // Lifecycle ----------------------------------------------------------------------------------
+
+    private void start() {
+        init();
+        world.trace(name + " started");
+    }
+
+    private void restart() {
+        init();
+        world.stats().add(SimStats.Counter.RESTARTS);
+    }
+
+    /** Full init path (H5): a new node from committed state, consumers at committed positions. */
+    private void init() {
+        Declaration d = declaration();
+        store = new SimStore(committedStore);
+        NodeConfig config = new NodeConfig(name, senderId, d.consumed(), d.sinks());
+        node = world.fault().newNode(config, store, world.broker().offsets());
+        status = Status.UP;
+        incarnations++;
+        sendsThisIncarnation = 0;
+        txn = null;
+        dirty = true;
+        world.oracle().declare(name, d.consumed());
+        committedPositions.keySet().retainAll(d.consumed());
+        committedFloors.keySet().retainAll(d.consumed());
+        firstStarts.keySet().retainAll(d.consumed());
+        fetchPosition.clear();
+        fedThrough.clear();
+        lastReturned.clear();
+        reported.clear();
+        buffers.clear();
+        rememberedAdvances.clear();
+        for (Channel c : d.consumed()) {
+            Long position = committedPositions.get(c);
+            if (position == null) {
+                position = startAt == StartAt.EARLIEST ? world.broker().logStart(c) : world.broker().lastStable(c);
+            }
+            position = Math.max(position, world.broker().logStart(c));
+            firstStarts.putIfAbsent(c, position);
+            fetchPosition.put(c, position);
+            buffers.put(c, new ArrayDeque<>());
+            // Like the Streams adapter, the host does not seek a grown input to its resume position: it
+            // refetches the prefix, which the replay guard drops. The prefix is the node's past (S8),
+            // so the baseline there is the resume position.
+            Long resume = node.resumePositions().get(c);
+            world.oracle().baseline(name, c, resume == null ? position : Math.max(resume, position));
+        }
+    }
+
+    private void commit() {
+        if (txn != null) {
+            world.broker().commit(txn);
+            world.oracle().committed(txn.recordIds);
+            txn = null;
+        }
+        store.commit();
+        for (Channel c : declaration().consumed()) {
+            committedPositions.put(c, consumerPosition(c));
+            committedFloors.put(c, retentionFloorNow(c));
+        }
+        world.oracle().commit(name);
+        dirty = false;
+    }
+
+    private void crash(SimStats.Counter kind) {
+        world.fault().onCrash(store);
+        if (txn != null) {
+            world.broker().abort(txn);
+            world.oracle().aborted(txn.recordIds);
+            world.stats().add(SimStats.Counter.ABORTED_TRANSACTIONS);
+            txn = null;
+        }
+        world.oracle().abort(name);
+        node = null;
+        store = null;
+        status = Status.DOWN;
+        dirty = false;
+        world.stats().add(kind);
+        crashBudget--;
+        world.trace(name + " crashed (" + kind + ")");
+    }
+
+    /** Crashes the node outside the scheduler's budget (a scripted event). */
+    void crashNow() {
+        if (status == Status.UP) {
+            crashBudget++;
+            crash(SimStats.Counter.CRASHES_IDLE);
+        }
+    }
+
+    /** A graceful redeploy under the next declaration; refused (F9) while a removed input holds records. */
+    private void redeploy() {
+        if (dirty) {
+            commit();
+        }
+        Declaration before = declaration();
+        version++;
+        try {
+            init();
+            if (!before.consumed().equals(declaration().consumed()) || !before.sinks().equals(declaration().sinks())) {
+                world.stats().add(SimStats.Counter.SCOPE_CHANGES);
+            }
+            world.trace(name + " redeployed: consumed=" + declaration().consumed().size() + " sinks="
+                    + declaration().sinks().size());
+        } catch (IllegalStateException refused) {
+            if (!refused.getMessage().contains("held records on removed input")) {
+                throw refused;
+            }
+            version--;
+            redeployRefused = true;
+            world.stats().add(SimStats.Counter.SCOPE_CHANGES_REFUSED);
+            world.trace(name + " redeploy refused: " + before.consumed().size() + " inputs kept");
+            init();
+        }
+    }
+
+    private boolean redeployAllowed() {
+        if (!redeployRefused) {
+            return true;
+        }
+        for (Channel c : declaration().consumed()) {
+            if (!declarations.get(version + 1).consumed().contains(c) && node.held(c) > 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    // Host steps ---------------------------------------------------------------------------------
+
+    private void poll(Channel c) {
+        SimBroker.Fetch f = world.broker().fetch(c, fetchPosition.get(c), 1 + rng.nextInt(maxPoll));
+        buffers.get(c).addAll(f.records());
+        if (!f.records().isEmpty()) {
+            lastReturned.put(c, f.records().get(f.records().size() - 1).offset());
+        }
+        fetchPosition.put(c, f.position());
+    }
+
+    private void process(Channel c) {
+        SimBroker.Fetched r = buffers.get(c).poll();
+        fedThrough.put(c, r.offset());
+        dirty = true;
+        long f = node.frontier(c);
+        Long base = world.oracle().baselineOf(name, c);
+        if (node.held(c) == 0 && f >= 0 && r.offset() - 1 > f
+                && world.broker().hasSkippable(c, Math.max(f + 1, base == null ? 0 : base), r.offset())) {
+            world.stats().add(SimStats.Counter.MARKERS_BRIDGED);
+        }
+        long replays = node.replaysSkipped();
+        List<Delivery> out = node.onRecord(r.inbound());
+        if (node.replaysSkipped() > replays) {
+            world.stats().add(SimStats.Counter.REPLAYS_SKIPPED);
+        } else if (out.stream().noneMatch(d -> d.channel().equals(c) && d.offset() == r.offset())) {
+            world.stats().add(SimStats.Counter.HOLDS);
+        }
+        handle(out);
+    }
+
+    private boolean sweepable() {
+        for (Channel c : declaration().consumed()) {
+            if (sweepDecision(c) != Fault.PositionDecision.WAIT) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private Fault.PositionDecision sweepDecision(Channel c) {
+        long position = fetchPosition.get(c);
+        if (position <= reported.getOrDefault(c, VectorClock.NOTHING)) {
+            return Fault.PositionDecision.WAIT;
+        }
+        return world.fault().decidePosition(position, lastReturned.getOrDefault(c, VectorClock.NOTHING),
+                fedThrough.getOrDefault(c, VectorClock.NOTHING));
+    }
+
+    private void sweep() {
+        for (Channel c : declaration().consumed()) {
+            Fault.PositionDecision decision = sweepDecision(c);
+            if (decision == Fault.PositionDecision.WAIT) {
+                continue;
+            }
+            long position = fetchPosition.get(c);
+            reported.put(c, position);
+            if (decision == Fault.PositionDecision.DROP) {
+                continue;
+            }
+            List<Delivery> out = node.positionAdvance(c, position);
+            world.stats().add(SimStats.Counter.POSITION_ADVANCES);
+            if (node.held(c) > 0 && position - 1 > node.frontier(c)) {
+                rememberedAdvances.put(c, position);
+            }
+            handle(out);
+        }
+        dirty |= store.dirty();
+    }
+
+    private void truncate() {
+        int before = stampOffsetEntries();
+        node.truncateToLogStarts();
+        truncationBudget--;
+        if (stampOffsetEntries() < before) {
+            world.stats().add(SimStats.Counter.TRUNCATIONS);
+        }
+        dirty |= store.dirty();
+    }
+
+    /** Truncates and commits at once (a scripted sweep). */
+    void truncateNow() {
+        if (status == Status.UP) {
+            truncationBudget++;
+            truncate();
+            commit();
+        }
+    }
+
+    private int stampOffsetEntries() {
+        int n = node.carried.offsets().size();
+        for (VectorClock cc : node.channelClocks.values()) {
+            n += cc.offsets().size();
+        }
+        return n;
+    }
+
+    // Deliveries and emissions ------------------------------------------------------------------
+
+    private void handle(List<Delivery> out) {
+        if (out.size() > 1) {
+            world.stats().add(SimStats.Counter.CASCADES_LONGER_THAN_ONE);
+        }
+        foldedAfterDrain();
+        for (Delivery d : out) {
+            long id = SimWorld.idOf(d.value());
+            world.oracle().delivered(name, d.channel(), d.offset(), id);
+            world.stats().add(SimStats.Counter.DELIVERIES);
+            int hop = SimWorld.hopOf(d.value());
+            if (hop >= maxHops) {
+                continue;
+            }
+            List<Route> routes = declaration().routes();
+            for (int i = 0; i < routes.size(); i++) {
+                Route route = routes.get(i);
+                if (Math.floorMod(world.mix(name.hashCode(), id, i), 1000) < route.permille()) {
+                    int key = route.spreadKeys() ? (int) Math.floorMod(world.mix(id, i, 7), 1000)
+                            : SimWorld.keyOf(d.key());
+                    send(route.topic(), key, hop + 1);
+                }
+            }
+        }
+    }
+
+    private void foldedAfterDrain() {
+        rememberedAdvances.entrySet().removeIf(e -> {
+            boolean folded = node.held(e.getKey()) == 0 && node.frontier(e.getKey()) >= e.getValue() - 1;
+            if (folded) {
+                world.stats().add(SimStats.Counter.ADVANCES_FOLDED_AFTER_DRAIN);
+            }
+            return folded || node.held(e.getKey()) == 0;
+        });
+    }
+
+    private void send(UUID topic, int key, int hop) {
+        if (sendsUntilCrash == 0) {
+            throw new Crash();
+        }
+        if (sendsUntilCrash > 0) {
+            sendsUntilCrash--;
+        }
+        int partitions = world.broker().partitionCount(topic);
+        Channel destination = new Channel(topic, Math.floorMod(key, partitions));
+        long normalisations = node.seqNormalisations();
+        SendStamp stamp = node.prepareSend(world.fault().stampChannel(destination, partitions));
+        world.stats().add(SimStats.Counter.SEQ_NORMALISATIONS, node.seqNormalisations() - normalisations);
+        world.onSend(this, destination, stamp);
+        if (txn == null) {
+            txn = world.broker().begin(name);
+        }
+        long id = world.oracle().nextId();
+        long offset = world.broker().append(txn, destination, id, SimWorld.key(key), SimWorld.value(id, hop),
+                stamp.clock(), stamp.sender(), stamp.seq());
+        world.oracle().emitted(id, name, destination, offset, true);
+        sendsThisIncarnation++;
+        dirty = true;
+    }
+
+    // Views -------------------------------------------------------------------------------------
+
+    Declaration declaration() {
+        return declarations.get(version);
+    }
+
+    Status status() {
+        return status;
+    }
+
+    boolean up() {
+        return status == Status.UP;
+    }
+
+    /** The running node, or null while down. */
+    CausalNode causalNode() {
+        return node;
+    }
+
+    /** Committed and fully caught up: no buffered records, nothing fetchable, nothing uncommitted. */
+    boolean idle() {
+        if (status != Status.UP || dirty) {
+            return false;
+        }
+        for (Channel c : declaration().consumed()) {
+            if (!buffers.get(c).isEmpty() || fetchPosition.get(c) < world.broker().lastStable(c)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    boolean redeployed() {
+        return version > 0;
+    }
+
+    /** How many times the node was initialised (starts, restarts, redeploys). */
+    int incarnations() {
+        return incarnations;
+    }
+
+    /** Sends made by the current incarnation, committed or not. */
+    int sendsThisIncarnation() {
+        return sendsThisIncarnation;
+    }
+
+    /** The lowest position of this node on {@code c} that retention must not pass (H6), or null. */
+    Long retentionFloor(Channel c) {
+        if (!declaration().consumed().contains(c)) {
+            return null;
+        }
+        if (status == Status.WAITING) {
+            // a declared stage that has not started yet is a subscriber too: letting retention pass
+            // it would make it a late joiner (the section 5.2 window), which only directed probes test
+            return world.broker().logStart(c);
+        }
+        boolean passHolds = world.retentionPassesHolds();
+        Long floor = passHolds ? committedPositions.get(c) : committedFloors.get(c);
+        Long inFlight = status != Status.UP ? null : passHolds ? consumerPosition(c) : retentionFloorNow(c);
+        if (floor == null) {
+            // nothing committed yet: a restart would start over from the earliest offset, so the
+            // stage is still reading from its first start position (a from-start consumer, §5.2)
+            floor = firstStarts.get(c);
+        }
+        if (floor == null) {
+            return inFlight;
+        }
+        return inFlight == null ? floor : Math.min(floor, inFlight);
+    }
+
+    /**
+     * The position committed for a channel: the next record not yet fed, or, with nothing buffered,
+     * the consumer position (past trailing markers, as Kafka Streams commits for drained partitions).
+     */
+    private long consumerPosition(Channel c) {
+        SimBroker.Fetched next = buffers.get(c).peek();
+        return next == null ? fetchPosition.get(c) : next.offset();
+    }
+
+    /**
+     * The lowest offset this incarnation still needs: the next record to feed, or a held record.
+     * Retention must not pass held records either: the log-start truncation bound assumes every
+     * subscriber delivered what retention deleted (protocol.md §1.5 item 5, §8.2).
+     */
+    private long retentionFloorNow(Channel c) {
+        long floor = consumerPosition(c);
+        HoldQueue q = node.queues.get(c);
+        return q == null || q.isEmpty() ? floor : Math.min(floor, q.head().offset());
+    }
+
+    Map<Channel, Long> committedPositions() {
+        return Collections.unmodifiableMap(committedPositions);
+    }
+
+    @Override
+    public String toString() {
+        return name;
+    }
+
+    // Builder ------------------------------------------------------------------------------------
+
+    static Builder builder(SimWorld world, String name) {
+        return new Builder(world, name);
+    }
+
+    /** Declares a node: its first declaration, later redeploys, start policy and budgets. */
+    static final class Builder {
+        private final SimWorld world;
+        private final String name;
+        private final List<Declaration> declarations = new ArrayList<>();
+        private final SortedSet<Channel> consumed = new TreeSet<>();
+        private final SortedSet<UUID> sinks = new TreeSet<>();
+        private final List<Route> routes = new ArrayList<>();
+        private StartAt startAt = StartAt.EARLIEST;
+        private int maxHops = Integer.MAX_VALUE;
+        private int maxPoll = 3;
+        private int crashes;
+        private int truncations;
+        private Predicate<SimWorld> startWhen = w -> true;
+        private Predicate<SimWorld> redeployWhen = w -> true;
+        private final SortedSet<Channel> slow = new TreeSet<>();
+
+        private Builder(SimWorld world, String name) {
+            this.world = world;
+            this.name = name;
+        }
+
+        /** Consumes every partition of the topics. */
+        Builder consumes(String... topics) {
+            for (String t : topics) {
+                consumed.addAll(world.broker().channels(t));
+            }
+            return this;
+        }
+
+        Builder consumes(String topic, int partition) {
+            consumed.add(world.broker().channel(topic, partition));
+            return this;
+        }
+
+        /** Declares sinks without routing to them. */
+        Builder sinks(String... topics) {
+            for (String t : topics) {
+                sinks.add(world.broker().id(t));
+            }
+            return this;
+        }
+
+        /** Declares a sink and forwards to it with probability permille/1000, keeping the input key. */
+        Builder route(String topic, int permille) {
+            return route(topic, permille, false);
+        }
+
+        Builder route(String topic, int permille, boolean spreadKeys) {
+            UUID id = world.broker().id(topic);
+            sinks.add(id);
+            routes.add(new Route(id, permille, spreadKeys));
+            return this;
+        }
+
+        /** Closes the current declaration; what follows declares the next deployment (a redeploy). */
+        Builder thenRedeploy() {
+            declarations.add(new Declaration(consumed, sinks, routes));
+            consumed.clear();
+            sinks.clear();
+            routes.clear();
+            return this;
+        }
+
+        Builder startAt(StartAt policy) {
+            this.startAt = policy;
+            return this;
+        }
+
+        Builder startWhen(Predicate<SimWorld> condition) {
+            this.startWhen = condition;
+            return this;
+        }
+
+        /** Polls these topics rarely, so the node lags on them (races with its other inputs). */
+        Builder slow(String... topics) {
+            for (String t : topics) {
+                slow.addAll(world.broker().channels(t));
+            }
+            return this;
+        }
+
+        /** Holds the pending redeploys until the condition holds. */
+        Builder redeployWhen(Predicate<SimWorld> condition) {
+            this.redeployWhen = condition;
+            return this;
+        }
+
+        Builder maxHops(int hops) {
+            this.maxHops = hops;
+            return this;
+        }
+
+        Builder maxPoll(int records) {
+            this.maxPoll = records;
+            return this;
+        }
+
+        Builder crashes(int budget) {
+            this.crashes = budget;
+            return this;
+        }
+
+        Builder truncations(int budget) {
+            this.truncations = budget;
+            return this;
+        }
+
+        SimNode build() {
+            declarations.add(new Declaration(consumed, sinks, routes));
+            SimNode n = new SimNode(this);
+            world.add(n);
+            return n;
+        }
+    }
+}

@@ -1,0 +1,76 @@
+package io.github.tobyjamesclements.parsley;
+
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.StringJoiner;
+
+/**
+ * Counters of what a run actually exercised (style.md rule 14): a run whose interesting counters
+ * stay at zero proved nothing. Hosts count by observing the node (for example a cascade is a
+ * delivery list longer than one).
+ */
+final class SimStats {
+
+    /** One counted event. */
+    enum Counter {
+        STEPS,
+        DELIVERIES,
+        HOLDS,
+        CASCADES_LONGER_THAN_ONE,
+        CRASHES_MID_STEP,
+        CRASHES_IDLE,
+        RESTARTS,
+        ABORTED_TRANSACTIONS,
+        MARKERS_BRIDGED,
+        POSITION_ADVANCES,
+        ADVANCES_FOLDED_AFTER_DRAIN,
+        RETENTION_ADVANCES,
+        TRUNCATIONS,
+        SCOPE_CHANGES,
+        SCOPE_CHANGES_REFUSED,
+        SEQ_NORMALISATIONS,
+        REPLAYS_SKIPPED
+    }
+
+    /** The counters the anti-vacuity check requires to be non-zero across the default run. */
+    static final Counter[] REQUIRED = {
+        Counter.DELIVERIES, Counter.HOLDS, Counter.CASCADES_LONGER_THAN_ONE, Counter.CRASHES_MID_STEP,
+        Counter.ABORTED_TRANSACTIONS, Counter.MARKERS_BRIDGED, Counter.ADVANCES_FOLDED_AFTER_DRAIN,
+        Counter.TRUNCATIONS, Counter.SCOPE_CHANGES, Counter.SEQ_NORMALISATIONS
+    };
+
+    private final EnumMap<Counter, Long> counts = new EnumMap<>(Counter.class);
+
+    SimStats() {
+        for (Counter c : Counter.values()) {
+            counts.put(c, 0L);
+        }
+    }
+
+    void add(Counter c) {
+        add(c, 1);
+    }
+
+    void add(Counter c, long n) {
+        counts.merge(c, n, Long::sum);
+    }
+
+    long get(Counter c) {
+        return counts.get(c);
+    }
+
+    void addAll(SimStats other) {
+        other.counts.forEach(this::add);
+    }
+
+    Map<Counter, Long> asMap() {
+        return new EnumMap<>(counts);
+    }
+
+    @Override
+    public String toString() {
+        StringJoiner j = new StringJoiner(", ", "{", "}");
+        counts.forEach((c, n) -> j.add(c.name().toLowerCase(java.util.Locale.ROOT) + "=" + n));
+        return j.toString();
+    }
+}
