@@ -34,8 +34,9 @@ import tools.jackson.databind.json.JsonMapper;
  * <p>A plain {@code read_committed} consumer on its own thread reads {@code notifications} and
  * {@code balances} from the beginning. An order and its payment share the customer key, so they
  * share a notifications partition, whose record order is the order in which the notifier saw
- * them. Results are the meters {@code orders.checker.*} and a log line every
- * {@code orders.checker.report-interval}.
+ * them. The same consumer also reads {@code orders} and {@code payments} directly, to show what a
+ * reader without Parsley sees: payments before their orders. Results are the meters
+ * {@code orders.checker.*} and a log line every {@code orders.checker.report-interval}.
  */
 final class OrderChecker implements SmartLifecycle {
 
@@ -59,10 +60,18 @@ final class OrderChecker implements SmartLifecycle {
 
     private final AtomicLong balanceErrors = new AtomicLong();
 
+    private final AtomicLong plainPayments = new AtomicLong();
+
+    private final AtomicLong plainPaymentsFirst = new AtomicLong();
+
     // Confined to the checker thread.
     private final Set<String> ordersAwaitingPayment = new HashSet<>();
 
     private final Map<String, Long> paymentsPerCustomer = new HashMap<>();
+
+    private final Set<String> plainOrdersAwaitingPayment = new HashSet<>();
+
+    private final Set<String> plainPaymentsAwaitingOrder = new HashSet<>();
 
     private volatile boolean running;
 
@@ -87,6 +96,10 @@ final class OrderChecker implements SmartLifecycle {
         counter(registry, "orders.checker.balance.updates", balanceUpdates, "Balance updates checked");
         counter(registry, "orders.checker.balance.errors", balanceErrors,
                 "Balance updates that did not apply exactly one payment");
+        counter(registry, "orders.checker.plain.payments", plainPayments,
+                "Payments read directly from the payments topic, without Parsley");
+        counter(registry, "orders.checker.plain.payments.first", plainPaymentsFirst,
+                "Payments a plain read_committed consumer saw before their order");
     }
 
     /** Notifications checked so far. */
@@ -107,6 +120,11 @@ final class OrderChecker implements SmartLifecycle {
     /** Balance updates that did not apply exactly one payment. */
     long balanceErrors() {
         return balanceErrors.get();
+    }
+
+    /** Payments a plain consumer of orders and payments saw before their order so far. */
+    long plainPaymentsFirst() {
+        return plainPaymentsFirst.get();
     }
 
     @Override
@@ -148,17 +166,19 @@ final class OrderChecker implements SmartLifecycle {
                 new StringDeserializer())) {
             consumer = c;
             List<TopicPartition> partitions = new ArrayList<>();
-            for (String topic : List.of(OrderTopics.NOTIFICATIONS, OrderTopics.BALANCES)) {
+            for (String topic : List.of(OrderTopics.NOTIFICATIONS, OrderTopics.BALANCES, OrderTopics.ORDERS,
+                    OrderTopics.PAYMENTS)) {
                 c.partitionsFor(topic).forEach(p -> partitions.add(new TopicPartition(topic, p.partition())));
             }
             c.assign(partitions);
             c.seekToBeginning(partitions);
             while (running) {
                 for (ConsumerRecord<String, String> r : c.poll(Duration.ofMillis(500))) {
-                    if (r.topic().equals(OrderTopics.NOTIFICATIONS)) {
-                        checkNotification(r);
-                    } else {
-                        checkBalance(r);
+                    switch (r.topic()) {
+                        case OrderTopics.NOTIFICATIONS -> checkNotification(r);
+                        case OrderTopics.BALANCES -> checkBalance(r);
+                        case OrderTopics.ORDERS -> plainOrder(json.readValue(r.value(), OrderCreated.class).orderId());
+                        default -> plainPayment(json.readValue(r.value(), PaymentConfirmed.class).orderId());
                     }
                 }
             }
@@ -194,9 +214,26 @@ final class OrderChecker implements SmartLifecycle {
         balanceUpdates.incrementAndGet();
     }
 
+    /** An order as a reader without Parsley sees it, straight from the orders topic. */
+    private void plainOrder(String orderId) {
+        if (!plainPaymentsAwaitingOrder.remove(orderId)) {
+            plainOrdersAwaitingPayment.add(orderId);
+        }
+    }
+
+    /** A payment as a reader without Parsley sees it, straight from the payments topic. */
+    private void plainPayment(String orderId) {
+        if (!plainOrdersAwaitingPayment.remove(orderId)) {
+            plainPaymentsAwaitingOrder.add(orderId);
+            plainPaymentsFirst.incrementAndGet();
+        }
+        plainPayments.incrementAndGet();
+    }
+
     private void report() {
-        log.info("checked {} notifications, {} out of order; {} balance updates, {} inexact{}", checked.get(),
-                violations.get(), balanceUpdates.get(), balanceErrors.get(), holds());
+        log.info("checked {} notifications, {} out of order | balances: {} updates, {} inexact"
+                + " | without Parsley: {} of {} payments read before their order{}", checked.get(), violations.get(),
+                balanceUpdates.get(), balanceErrors.get(), plainPaymentsFirst.get(), plainPayments.get(), holds());
     }
 
     /** For the reader, not for the verdict: how many payments Parsley holds for their orders right now. */
@@ -207,7 +244,7 @@ final class OrderChecker implements SmartLifecycle {
         }
         int held = s.explainHolds().stream().filter(h -> h.topic().equals(OrderTopics.PAYMENTS))
                 .mapToInt(HeldRecord::queued).sum();
-        return "; Parsley is holding " + held + " payment(s) until their orders commit";
+        return " | Parsley is holding " + held + " payment(s) until their orders commit";
     }
 
     private static void counter(MeterRegistry registry, String name, AtomicLong value, String description) {

@@ -129,6 +129,9 @@ final class TrafficGenerator implements SmartLifecycle {
             Map<String, Object> ordersConfig = clients.producer();
             ordersConfig.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, "parsley-orders-order-service-" + runId);
             ordersConfig.put(ProducerConfig.CLIENT_ID_CONFIG, "order-service");
+            // One request at a time: a produce retried right after a commit (CONCURRENT_TRANSACTIONS)
+            // then never puts the requests behind it out of sequence.
+            ordersConfig.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 1);
             orders = new KafkaProducer<>(ordersConfig, new StringSerializer(), new ByteArraySerializer());
             Map<String, Object> paymentsConfig = clients.producer();
             paymentsConfig.put(ProducerConfig.CLIENT_ID_CONFIG, "payment-service");
