@@ -2,6 +2,8 @@ package io.github.tobyjamesclements.parsley.samples.orders;
 
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.apache.kafka.common.utils.Exit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.autoconfigure.condition.ConditionOutcome;
@@ -38,18 +40,54 @@ public class DevKafka {
             "group.initial.rebalance.delay.ms", "0");
 
     @Bean
-    EmbeddedKafkaKraftBroker devKafkaBroker() {
-        EmbeddedKafkaKraftBroker broker = new EmbeddedKafkaKraftBroker(1, 1);
-        broker.brokerProperties(BROKER_PROPERTIES);
-        return broker; // started by Spring (afterPropertiesSet) and stopped on close (destroy)
+    DevBroker devKafkaBroker() {
+        return new DevBroker();
     }
 
     @Bean
-    KafkaConnectionDetails devKafkaConnectionDetails(EmbeddedKafkaKraftBroker broker) {
+    KafkaConnectionDetails devKafkaConnectionDetails(DevBroker broker) {
         log.info("No spring.kafka.bootstrap-servers configured: started an in-process Kafka broker at {}",
-                broker.getBrokersAsString());
-        List<String> servers = List.of(broker.getBrokersAsString().split(","));
+                broker.bootstrapServers());
+        List<String> servers = List.of(broker.bootstrapServers().split(","));
         return () -> servers;
+    }
+
+    /**
+     * The started broker, closed with the context, after everything that uses it.
+     *
+     * <p>Kafka's test kit registers a JVM shutdown hook that deletes the broker's temporary
+     * directory. On Ctrl-C that hook would run while the context is still closing, and the broker
+     * would fail under the stages as they commit. So the hooks registered while the broker starts
+     * are deferred to {@link #close()}, after the broker has stopped.
+     */
+    static final class DevBroker implements AutoCloseable {
+
+        private final EmbeddedKafkaKraftBroker broker = new EmbeddedKafkaKraftBroker(1, 1);
+
+        private final List<Runnable> deferredHooks = new CopyOnWriteArrayList<>();
+
+        DevBroker() {
+            broker.brokerProperties(BROKER_PROPERTIES);
+            Exit.setShutdownHookAdder((name, hook) -> deferredHooks.add(hook));
+            try {
+                broker.afterPropertiesSet();
+            } finally {
+                Exit.resetShutdownHookAdder();
+            }
+        }
+
+        String bootstrapServers() {
+            return broker.getBrokersAsString();
+        }
+
+        @Override
+        public void close() {
+            try {
+                broker.destroy();
+            } finally {
+                deferredHooks.forEach(Runnable::run);
+            }
+        }
     }
 
     /** Matches when {@code spring.kafka.bootstrap-servers} is unset or empty. */
