@@ -130,9 +130,9 @@ final class OrderChecker implements SmartLifecycle {
     @Override
     public synchronized void start() {
         running = true;
-        thread = new Thread(this::run, "orders-checker");
+        thread = daemon(this::run, "orders-checker");
         thread.start();
-        reporter = Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "orders-checker-report"));
+        reporter = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "orders-checker-report"));
         reporter.scheduleAtFixedRate(this::report, reportInterval.toMillis(), reportInterval.toMillis(),
                 TimeUnit.MILLISECONDS);
     }
@@ -245,6 +245,12 @@ final class OrderChecker implements SmartLifecycle {
         int held = s.explainHolds().stream().filter(h -> h.topic().equals(OrderTopics.PAYMENTS))
                 .mapToInt(HeldRecord::queued).sum();
         return " | Parsley is holding " + held + " payment(s) until their orders commit";
+    }
+
+    private static Thread daemon(Runnable r, String name) {
+        Thread t = new Thread(r, name);
+        t.setDaemon(true);
+        return t;
     }
 
     private static void counter(MeterRegistry registry, String name, AtomicLong value, String description) {

@@ -8,6 +8,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.ExecutionException;
@@ -90,7 +91,7 @@ final class TrafficGenerator implements SmartLifecycle {
 
     @Override
     public void start() {
-        ScheduledExecutorService e = Executors.newSingleThreadScheduledExecutor(r -> new Thread(r,
+        ScheduledExecutorService e = Executors.newSingleThreadScheduledExecutor(r -> daemon(r,
                 "order-and-payment-services"));
         e.execute(this::open);
         e.scheduleWithFixedDelay(this::tick, TICK.toMillis(), TICK.toMillis(), TimeUnit.MILLISECONDS);
@@ -175,7 +176,8 @@ final class TrafficGenerator implements SmartLifecycle {
         List<ProducerRecord<String, byte[]>> paid = new ArrayList<>(count);
         List<Future<RecordMetadata>> acks = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
-            String customer = String.format("customer-%02d", random.nextInt(settings.getCustomers()));
+            String customer = String.format(Locale.ROOT, "customer-%02d",
+                    random.nextInt(settings.getCustomers()));
             OrderCreated order = new OrderCreated(runId + "-" + (++sequence), 100 + random.nextInt(9_900));
             acks.add(orders.send(new ProducerRecord<>(OrderTopics.ORDERS, customer, orderCodec.encode(order))));
             paid.add(new ProducerRecord<>(OrderTopics.PAYMENTS, customer,
@@ -192,6 +194,12 @@ final class TrafficGenerator implements SmartLifecycle {
             });
         }
         ordersSent.addAndGet(count);
+    }
+
+    private static Thread daemon(Runnable r, String name) {
+        Thread t = new Thread(r, name);
+        t.setDaemon(true);
+        return t;
     }
 
     private void fail(Exception e) {
