@@ -26,6 +26,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.context.SmartLifecycle;
 
 /**
@@ -80,6 +81,12 @@ final class TrafficGenerator implements SmartLifecycle {
 
     TrafficGenerator(OrdersProperties.Generator settings, KafkaClients clients, ParsleyCodecs codecs,
             MeterRegistry registry) {
+        requireAtLeast("orders.generator.rate", settings.getRate(), 1);
+        requireAtLeast("orders.generator.customers", settings.getCustomers(), 1);
+        if (settings.getSkew().isNegative()) {
+            throw new InvalidConfigurationPropertyValueException("orders.generator.skew", settings.getSkew(),
+                    "must not be negative");
+        }
         this.settings = settings;
         this.clients = clients;
         this.orderCodec = codecs.json(OrderCreated.class);
@@ -96,8 +103,8 @@ final class TrafficGenerator implements SmartLifecycle {
         e.execute(this::open);
         e.scheduleWithFixedDelay(this::tick, TICK.toMillis(), TICK.toMillis(), TimeUnit.MILLISECONDS);
         executor = e;
-        log.info("Generating {} orders/s for {} customers; each orders transaction stays open for {}",
-                settings.getRate(), settings.getCustomers(), settings.getSkew());
+        log.info("Generating {} orders/s for {} customers; each orders transaction stays open for {} ms",
+                settings.getRate(), settings.getCustomers(), settings.getSkew().toMillis());
     }
 
     @Override
@@ -194,6 +201,12 @@ final class TrafficGenerator implements SmartLifecycle {
             });
         }
         ordersSent.addAndGet(count);
+    }
+
+    private static void requireAtLeast(String property, int value, int minimum) {
+        if (value < minimum) {
+            throw new InvalidConfigurationPropertyValueException(property, value, "must be at least " + minimum);
+        }
     }
 
     private static Thread daemon(Runnable r, String name) {
