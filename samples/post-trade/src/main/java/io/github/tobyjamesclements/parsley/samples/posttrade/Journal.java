@@ -54,10 +54,22 @@ final class Journal {
         }
     }
 
+    /**
+     * Opens the journal for appending. A partly written last line (the exchange crashed while
+     * writing it) is cut off first: it was never forced to disk as a whole, so it never happened.
+     */
     Appender appender() throws IOException {
         Files.createDirectories(file.toAbsolutePath().getParent());
-        return new Appender(FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                StandardOpenOption.APPEND));
+        FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ,
+                StandardOpenOption.WRITE);
+        long size = channel.size();
+        long from = Math.max(0, size - READ_CHUNK);
+        long whole = from + lastIndexOf(read(channel, from, (int) (size - from)), (int) (size - from) - 1) + 1;
+        if (whole < size) {
+            channel.truncate(whole);
+        }
+        channel.position(whole);
+        return new Appender(channel);
     }
 
     /** A reader of the whole lines after byte {@code position}. */

@@ -37,9 +37,12 @@ import org.springframework.stereotype.Component;
  * The order transaction stays open until the next round, so a trade is readable before its orders
  * (read-committed readers see the orders only at the commit): without Parsley, trades would
  * overtake their orders. The checkpoint (the contiguous acknowledged line) is saved once per
- * {@code checkpoint-interval}. A failed send drops the clients and resends from the acknowledged
- * line; a simulated outage also forgets that line and resends from the saved checkpoint, so events
- * already published go out again: duplicates, counted in {@code posttrade.publisher.duplicates}.
+ * {@code checkpoint-interval}. A failed send commits the open order transaction if it still can
+ * (never leaving readable trades whose orders were rolled back, unless the commit itself fails),
+ * drops the clients and resends from the acknowledged line. A simulated outage happens between
+ * rounds, with no transaction open; it also forgets the acknowledged line and resends from the
+ * saved checkpoint, so events already published go out again: duplicates, counted in
+ * {@code posttrade.publisher.duplicates}.
  */
 @Component
 class JournalPublisher implements SmartLifecycle {
@@ -62,6 +65,7 @@ class JournalPublisher implements SmartLifecycle {
     private @Nullable PublisherConnection connection;
     private Journal.@Nullable Tail tail;
     private @Nullable Batch open;
+    private boolean transactionOpen;
     private Checkpoint saved = Checkpoint.START;
     private Checkpoint acked = Checkpoint.START;
     private boolean forgetAcked = true;
@@ -141,6 +145,7 @@ class JournalPublisher implements SmartLifecycle {
     private Batch send(List<Journal.Line> lines) throws ExecutionException, InterruptedException, TimeoutException {
         PublisherConnection c = connection;
         c.orders().beginTransaction();
+        transactionOpen = true;
         List<Future<RecordMetadata>> orderAcks = new ArrayList<>();
         for (Journal.Line line : lines) {
             OrderAccepted order = line.entry().order();
@@ -175,6 +180,7 @@ class JournalPublisher implements SmartLifecycle {
 
     private void commit() {
         connection.orders().commitTransaction();
+        transactionOpen = false;
         Batch batch = open;
         open = null;
         long copies = Math.max(0, Math.min(batch.lastSeq(), highestPublished) - batch.firstSeq() + 1);
@@ -204,9 +210,10 @@ class JournalPublisher implements SmartLifecycle {
 
     private void disconnect() {
         if (connection != null) {
-            connection.close(open != null);
+            connection.close(transactionOpen);
             connection = null;
         }
+        transactionOpen = false;
         open = null;
         if (tail != null) {
             try {

@@ -74,13 +74,22 @@ final class PublisherConnection {
         return clock;
     }
 
-    /** Closes every client, first aborting the open order transaction when there is one. */
-    void close(boolean abortOpenTransaction) {
-        if (abortOpenTransaction) {
+    /**
+     * Closes every client. An open order transaction is committed first when possible: its orders
+     * were sent before any of its trades, and aborting it could leave readable trades whose orders
+     * never appear. Only when the commit fails is it aborted.
+     */
+    void close(boolean openTransaction) {
+        if (openTransaction) {
             try {
-                orders.abortTransaction();
+                orders.commitTransaction();
             } catch (RuntimeException e) {
-                log.debug("Cannot abort the open order transaction; the broker aborts it on timeout", e);
+                log.warn("Cannot commit the open order transaction; aborting it", e);
+                try {
+                    orders.abortTransaction();
+                } catch (RuntimeException again) {
+                    log.debug("Cannot abort the open order transaction; the broker aborts it on timeout", again);
+                }
             }
         }
         close(orders);

@@ -54,6 +54,23 @@ class JournalTests {
     }
 
     @Test
+    void appenderCutsOffALineTheExchangeCrashedWhileWriting() throws Exception {
+        Journal journal = new Journal(dir.resolve("journal.log"), JsonMapper.builder().build());
+        try (Journal.Appender appender = journal.appender()) {
+            appender.append(engine.submit("AAPL", Side.BUY, "ALPHA", 100, 0));
+        }
+        Files.writeString(journal.file(), "{\"order\":{\"sess", StandardCharsets.UTF_8, StandardOpenOption.APPEND);
+
+        try (Journal.Appender appender = journal.appender()) {
+            appender.append(engine.submit("AAPL", Side.SELL, "BRAVO", 100, 0));
+        }
+
+        try (Journal.Tail tail = journal.tail(0)) {
+            assertThat(tail.read(100)).extracting(l -> l.entry().seq()).containsExactly(1L, 2L, 3L);
+        }
+    }
+
+    @Test
     void checkpointSurvivesASaveAndLoad() throws Exception {
         Path file = dir.resolve("publisher.checkpoint");
 
