@@ -27,14 +27,14 @@ import org.springframework.stereotype.Component;
  * orders to {@value Topics#ORDERS} and trades to {@value Topics#TRADES}, keyed by symbol, each
  * with an {@value EventIds#HEADER} header.
  *
- * <p>One round every {@code batch-interval}, on one thread:
+ * <p>One round every {@code batch-interval}, on one thread. A round either sends the next batch:
  * <ol>
- *   <li>commit the previous round's order transaction; its events are now acknowledged;</li>
  *   <li>read the next whole journal lines; send their orders in a new transaction, flush, and
  *       record each acknowledged send in the {@link io.github.tobyjamesclements.parsley.CausalClock};</li>
- *   <li>send their trades, each stamped with the clock, so it claims its orders' offsets.</li>
+ *   <li>send their trades, each stamped with the clock, so it claims its orders' offsets;</li>
  * </ol>
- * The order transaction stays open until the next round, so a trade is readable before its orders
+ * or, when a batch is open, commits its order transaction: the batch is then acknowledged. The
+ * order transaction stays open for a round, so a trade is readable before its orders
  * (read-committed readers see the orders only at the commit): without Parsley, trades would
  * overtake their orders. The checkpoint (the contiguous acknowledged line) is saved once per
  * {@code checkpoint-interval}. A failed send commits the open order transaction if it still can
@@ -109,19 +109,21 @@ class JournalPublisher implements SmartLifecycle {
                 connect();
             }
             if (open != null) {
+                // The next batch waits for the next round, so the broker has finished this transaction
+                // before the next one starts sending to the same partitions.
                 commit();
-            }
-            if (!settings.getOutageEvery().isZero() && now >= nextOutage) {
+            } else if (outageDue(now)) {
                 simulateOutage(now);
                 return;
+            } else {
+                List<Journal.Line> lines = tail.read(settings.getMaxBatch());
+                if (!lines.isEmpty()) {
+                    open = send(lines);
+                }
             }
             if (now >= nextSave) {
                 save();
                 nextSave = now + settings.getCheckpointInterval().toMillis();
-            }
-            List<Journal.Line> lines = tail.read(settings.getMaxBatch());
-            if (!lines.isEmpty()) {
-                open = send(lines);
             }
         } catch (Exception e) {
             log.warn("Publishing failed; resending from the last acknowledged event (seq {}) in {}", acked.seq(),
@@ -195,6 +197,11 @@ class JournalPublisher implements SmartLifecycle {
             acked.save(files.checkpoint());
             saved = acked;
         }
+    }
+
+    /** Whether to simulate an outage now: when one is due and it would lose something (unsaved progress). */
+    private boolean outageDue(long now) {
+        return !settings.getOutageEvery().isZero() && now >= nextOutage && acked.seq() > saved.seq();
     }
 
     private void simulateOutage(long now) {

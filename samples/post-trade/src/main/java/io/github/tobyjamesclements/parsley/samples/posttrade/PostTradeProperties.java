@@ -80,8 +80,8 @@ public class PostTradeProperties {
     /** The at-least-once publisher that tails the journal. */
     public static class Publisher {
 
-        /** Time between publishing rounds; a round's order transaction stays open until the next round. */
-        private Duration batchInterval = Duration.ofMillis(200);
+        /** Time between publishing rounds, which alternately send a batch and commit its order transaction. */
+        private Duration batchInterval = Duration.ofMillis(100);
 
         /** Most journal events published in one round. */
         private int maxBatch = 2000;
