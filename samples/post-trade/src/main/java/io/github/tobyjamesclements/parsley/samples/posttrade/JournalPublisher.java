@@ -148,19 +148,32 @@ class JournalPublisher implements SmartLifecycle {
         PublisherConnection c = connection;
         c.orders().beginTransaction();
         transactionOpen = true;
-        List<Future<RecordMetadata>> orderAcks = new ArrayList<>();
+        sendOrders(c, lines);
+        sendTrades(c, lines);
+        Journal.Line last = lines.get(lines.size() - 1);
+        return new Batch(lines.get(0).entry().seq(), last.entry().seq(), last.end());
+    }
+
+    /** Sends the orders in the open transaction and records each acknowledged send in the clock. */
+    private void sendOrders(PublisherConnection c, List<Journal.Line> lines)
+            throws ExecutionException, InterruptedException, TimeoutException {
+        List<Future<RecordMetadata>> acks = new ArrayList<>();
         for (Journal.Line line : lines) {
             OrderAccepted order = line.entry().order();
             if (order != null) {
-                orderAcks.add(c.orders().send(record(orders, order.symbol(), order, order.eventId(),
-                        order.timestamp())));
+                acks.add(c.orders().send(record(orders, order.symbol(), order, order.eventId(), order.timestamp())));
             }
         }
         c.orders().flush();
-        for (Future<RecordMetadata> ack : orderAcks) {
+        for (Future<RecordMetadata> ack : acks) {
             c.clock().recordProduced(ack.get(10, TimeUnit.SECONDS));
         }
-        List<Future<RecordMetadata>> tradeAcks = new ArrayList<>();
+    }
+
+    /** Sends the trades, each stamped after every order recorded so far, and awaits their acknowledgements. */
+    private void sendTrades(PublisherConnection c, List<Journal.Line> lines)
+            throws ExecutionException, InterruptedException, TimeoutException {
+        List<Future<RecordMetadata>> acks = new ArrayList<>();
         for (Journal.Line line : lines) {
             TradeExecuted trade = line.entry().trade();
             if (trade != null) {
@@ -169,15 +182,13 @@ class JournalPublisher implements SmartLifecycle {
                 if (settings.isStampTrades()) {
                     c.clock().stamp(r.headers());
                 }
-                tradeAcks.add(c.trades().send(r));
+                acks.add(c.trades().send(r));
             }
         }
         c.trades().flush();
-        for (Future<RecordMetadata> ack : tradeAcks) {
+        for (Future<RecordMetadata> ack : acks) {
             ack.get(10, TimeUnit.SECONDS);
         }
-        Journal.Line last = lines.get(lines.size() - 1);
-        return new Batch(lines.get(0).entry().seq(), last.entry().seq(), last.end());
     }
 
     private void commit() {
