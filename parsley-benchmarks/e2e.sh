@@ -1,0 +1,152 @@
+#!/usr/bin/env bash
+# End-to-end benchmark of the Kafka Streams host (docs/performance.md, "End-to-end").
+#
+#   parsley-benchmarks/e2e.sh            # full run (3 rounds; about 8-10 minutes on 2 busy cores)
+#   parsley-benchmarks/e2e.sh --quick    # smoke run (2 small rounds; about 3 minutes)
+#   parsley-benchmarks/e2e.sh --profile  # adds a JFR recording of the harness JVM
+#   parsley-benchmarks/e2e.sh -- --rounds 5 --rate 3000   # anything after -- goes to the harness
+#
+# It builds the harness (parsley-benchmarks, profile e2e) and a Kafka 4.1.2 broker classpath from
+# Maven artifacts (e2e/broker-pom.xml), formats a fresh KRaft log dir, starts the broker in its own
+# JVM on free loopback ports, runs EndToEndBenchmark and HeldHeapReport, and always stops the broker.
+# Results: parsley-benchmarks/target/e2e/results.md and heap.md; logs next to them.
+# Environment: E2E_MVN_FLAGS (e.g. -o for offline), E2E_HARNESS_HEAP (default 2g), E2E_BROKER_HEAP (1g),
+# E2E_TIMEOUT (seconds for the harness; default 1500, quick 600).
+set -euo pipefail
+
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+ROOT="$(cd "$HERE/.." && pwd)"
+WORK="$HERE/target/e2e"
+QUICK=0
+PROFILE=0
+HARNESS_ARGS=()
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    --quick) QUICK=1; HARNESS_ARGS+=(--quick) ;;
+    --profile) PROFILE=1 ;;
+    --) shift; HARNESS_ARGS+=("$@"); break ;;
+    *) echo "unknown option $1 (harness options go after --)" >&2; exit 2 ;;
+  esac
+  shift
+done
+MVN_FLAGS=(-B -ntp -q ${E2E_MVN_FLAGS:-})
+TIMEOUT="${E2E_TIMEOUT:-$([[ $QUICK == 1 ]] && echo 600 || echo 1500)}"
+
+log() { echo "[e2e.sh $(date +%H:%M:%S)] $*"; }
+
+rm -rf "$WORK"
+mkdir -p "$WORK"
+
+log "building the harness (parsley-core + parsley-benchmarks, tests skipped)"
+(cd "$ROOT" && mvn "${MVN_FLAGS[@]}" -Pe2e -pl parsley-benchmarks -am package -DskipTests)
+HARNESS_CP="$HERE/target/classes:$(cat "$HERE/target/e2e-classpath.txt")"
+
+log "resolving the broker classpath (org.apache.kafka:kafka_2.13, managed version)"
+(cd "$ROOT" && mvn "${MVN_FLAGS[@]}" -f parsley-benchmarks/e2e/broker-pom.xml dependency:build-classpath \
+  -Dmdep.outputFile="$WORK/broker-classpath.txt")
+BROKER_CP="$(cat "$WORK/broker-classpath.txt")"
+
+# Two free loopback ports (the OS picks; other engineers may run brokers on this machine).
+read -r PORT CONTROLLER_PORT < <(python3 -c '
+import socket
+s = [socket.socket() for _ in range(2)]
+for x in s: x.bind(("127.0.0.1", 0))
+print(*[x.getsockname()[1] for x in s])')
+
+cat > "$WORK/server.properties" <<EOF
+process.roles=broker,controller
+node.id=1
+controller.quorum.voters=1@127.0.0.1:$CONTROLLER_PORT
+listeners=PLAINTEXT://127.0.0.1:$PORT,CONTROLLER://127.0.0.1:$CONTROLLER_PORT
+advertised.listeners=PLAINTEXT://127.0.0.1:$PORT
+controller.listener.names=CONTROLLER
+inter.broker.listener.name=PLAINTEXT
+listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT
+log.dirs=$WORK/kafka-logs
+num.partitions=1
+offsets.topic.replication.factor=1
+offsets.topic.num.partitions=4
+transaction.state.log.replication.factor=1
+transaction.state.log.min.isr=1
+transaction.state.log.num.partitions=4
+share.coordinator.state.topic.replication.factor=1
+share.coordinator.state.topic.min.isr=1
+group.initial.rebalance.delay.ms=0
+auto.create.topics.enable=false
+EOF
+
+BROKER_PID=""
+stop_broker() {
+  if [[ -n "$BROKER_PID" ]] && kill -0 "$BROKER_PID" 2>/dev/null; then
+    log "stopping the broker (pid $BROKER_PID)"
+    kill -TERM "$BROKER_PID" 2>/dev/null || true
+    for _ in $(seq 1 60); do
+      kill -0 "$BROKER_PID" 2>/dev/null || break
+      sleep 0.5
+    done
+    if kill -0 "$BROKER_PID" 2>/dev/null; then
+      log "broker did not stop in 30 s; killing it"
+      kill -KILL "$BROKER_PID" 2>/dev/null || true
+    fi
+    wait "$BROKER_PID" 2>/dev/null || true
+  fi
+  BROKER_PID=""
+  rm -rf "$WORK/kafka-logs"
+}
+trap stop_broker EXIT
+trap 'exit 130' INT TERM
+
+log "formatting KRaft storage"
+CLUSTER_ID="$(java -cp "$BROKER_CP" kafka.tools.StorageTool random-uuid 2>>"$WORK/broker.log" | tail -1)"
+java -cp "$BROKER_CP" kafka.tools.StorageTool format -t "$CLUSTER_ID" -c "$WORK/server.properties" \
+  >>"$WORK/broker.log" 2>&1
+
+log "starting the broker on 127.0.0.1:$PORT (controller $CONTROLLER_PORT); log $WORK/broker.log"
+java -Xms"${E2E_BROKER_HEAP:-1g}" -Xmx"${E2E_BROKER_HEAP:-1g}" -XX:+UseG1GC \
+  -Dorg.slf4j.simpleLogger.defaultLogLevel=info -Dorg.slf4j.simpleLogger.showDateTime=true \
+  -Dorg.slf4j.simpleLogger.log.kafka.log=warn -Dorg.slf4j.simpleLogger.log.org.apache.kafka.storage=warn \
+  -cp "$BROKER_CP" kafka.Kafka "$WORK/server.properties" >>"$WORK/broker.log" 2>&1 &
+BROKER_PID=$!
+for i in $(seq 1 120); do
+  if grep -q "Kafka Server started" "$WORK/broker.log" 2>/dev/null; then
+    break
+  fi
+  if ! kill -0 "$BROKER_PID" 2>/dev/null; then
+    log "the broker exited during startup; tail of its log:"
+    tail -40 "$WORK/broker.log"
+    exit 1
+  fi
+  if [[ $i == 120 ]]; then
+    log "the broker did not start in 60 s"
+    exit 1
+  fi
+  sleep 0.5
+done
+log "broker ready (pid $BROKER_PID)"
+
+JFR=()
+if [[ $PROFILE == 1 ]]; then
+  JFR=(-XX:StartFlightRecording=filename="$WORK/harness.jfr",settings=profile,jdk.ExecutionSample#period=1ms,dumponexit=true)
+fi
+
+log "running EndToEndBenchmark (timeout ${TIMEOUT}s); progress below, results in $WORK/results.md"
+set +e
+timeout --signal=TERM --kill-after=30 "$TIMEOUT" \
+  java -Xms"${E2E_HARNESS_HEAP:-2g}" -Xmx"${E2E_HARNESS_HEAP:-2g}" -XX:+UseG1GC "${JFR[@]}" \
+  -Dorg.slf4j.simpleLogger.defaultLogLevel=warn -Dorg.slf4j.simpleLogger.logFile="$WORK/harness-clients.log" \
+  -cp "$HARNESS_CP" io.github.tobyjamesclements.parsley.EndToEndBenchmark \
+  --bootstrap "127.0.0.1:$PORT" --work "$WORK" ${HARNESS_ARGS[@]+"${HARNESS_ARGS[@]}"} | tee "$WORK/harness.out"
+RC=${PIPESTATUS[0]}
+set -e
+stop_broker
+
+log "running HeldHeapReport (no broker)"
+java -Xms1g -Xmx1g -XX:+UseSerialGC -Djdk.attach.allowAttachSelf=true -Dorg.slf4j.simpleLogger.defaultLogLevel=warn \
+  -cp "$HARNESS_CP" io.github.tobyjamesclements.parsley.HeldHeapReport \
+  $([[ $QUICK == 1 ]] && echo --quick) | tee "$WORK/heap.md"
+
+if [[ $RC != 0 ]]; then
+  log "EndToEndBenchmark failed (exit $RC)"
+  exit "$RC"
+fi
+log "done: $WORK/results.md, $WORK/heap.md"

@@ -1,0 +1,167 @@
+package io.github.tobyjamesclements.parsley;
+
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryMXBean;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Locale;
+import java.util.SplittableRandom;
+import java.util.TreeSet;
+import java.util.UUID;
+import java.util.function.BiConsumer;
+import java.util.function.Supplier;
+import org.openjdk.jol.info.GraphLayout;
+
+/**
+ * Heap retained per held record (docs/performance.md, "End-to-end"): a {@link CausalNode} in this
+ * JVM consumes two channels and receives {@code n} records on one of them whose clocks claim an
+ * offset of the other that never arrives, so every one stays in the hold queue, exactly as a
+ * Streams task holds them (a decoded clock, a sender id and the key and value bytes per record).
+ *
+ * <p>Two stores: {@code off-heap} discards writes, which is the heap picture of the Streams host,
+ * where the protocol store is RocksDB (its memtable and block cache live outside the Java heap);
+ * {@code on-heap} is the benchmarks' {@code TreeMap} store, which also keeps each held entry's
+ * encoded copy and key on the heap. Two methods: JOL's object-graph walk of the node (exact for
+ * this JVM's layout: compressed oops, 8-byte alignment) and the used-heap difference after full
+ * collections (run with {@code -XX:+UseSerialGC}; the median of three trials).
+ */
+final class HeldHeapReport {
+
+    private HeldHeapReport() {
+    }
+
+    /** A store that keeps nothing: the heap of a node whose store lives off-heap. */
+    static final class DiscardingStore implements StateStore {
+        @Override
+        public byte[] get(String key) {
+            return null;
+        }
+
+        @Override
+        public void put(String key, byte[] value) {
+        }
+
+        @Override
+        public void delete(String key) {
+        }
+
+        @Override
+        public void forEachPrefix(String prefix, BiConsumer<String, byte[]> action) {
+        }
+    }
+
+    /** A node with {@code held} records in its hold queue, and what they carry. */
+    static final class Held {
+        final CausalNode node;
+        final long payloadBytes;
+
+        Held(CausalNode node, long payloadBytes) {
+            this.node = node;
+            this.payloadBytes = payloadBytes;
+        }
+    }
+
+    static Held hold(int n, int valueBytes, int claims, Supplier<StateStore> store) {
+        SplittableRandom random = new SplittableRandom(42);
+        UUID topicA = new UUID(random.nextLong(), random.nextLong());
+        UUID topicB = new UUID(random.nextLong(), random.nextLong());
+        UUID upstream = new UUID(random.nextLong(), random.nextLong());
+        UUID sink = new UUID(random.nextLong(), random.nextLong());
+        Channel a = new Channel(topicA, 0);
+        Channel b = new Channel(topicB, 0);
+        CausalNode node = new CausalNode(new NodeConfig("heap-task-0_0", new UUID(1, 2), new TreeSet<>(List.of(a, b)),
+                new TreeSet<>(List.of(sink))), store.get(), new EmptySinkOffsets());
+        VectorClock template = new VectorClock().advanceTo(a, 1_000_000L);
+        for (int p = 0; p < claims - 1; p++) {
+            template.advanceTo(new Channel(upstream, p), (long) Math.pow(10, 6 + 3 * random.nextDouble()));
+        }
+        byte[] encoded = ClockCodec.encode(template);
+        UUID sender = new UUID(random.nextLong(), random.nextLong());
+        long payload = 0;
+        for (int i = 0; i < n; i++) {
+            byte[] key = String.format("key-%05d", i % 200).getBytes(StandardCharsets.UTF_8);
+            byte[] value = new byte[valueBytes];
+            payload += arrayBytes(key.length) + arrayBytes(value.length);
+            // As the host does per record: a freshly decoded clock and sender id.
+            VectorClock clock = ClockCodec.decode(encoded);
+            UUID s = new UUID(sender.getMostSignificantBits(), sender.getLeastSignificantBits());
+            List<Delivery> out = node.onRecord(new InboundRecord(b, i, clock, s, i, key, value, i));
+            if (!out.isEmpty()) {
+                throw new IllegalStateException("A record meant to be held was delivered");
+            }
+        }
+        if (node.held() != n) {
+            throw new IllegalStateException("Expected " + n + " held, got " + node.held());
+        }
+        return new Held(node, payload);
+    }
+
+    /** A byte array's heap size with a 16-byte header and 8-byte alignment (compressed oops). */
+    static long arrayBytes(int length) {
+        return (16 + length + 7) / 8 * 8L;
+    }
+
+    static long jolPerRecord(int n, int valueBytes, int claims, Supplier<StateStore> store) {
+        long empty = GraphLayout.parseInstance(hold(0, valueBytes, claims, store).node).totalSize();
+        long full = GraphLayout.parseInstance(hold(n, valueBytes, claims, store).node).totalSize();
+        return (full - empty) / n;
+    }
+
+    static double[] gcPerRecord(int n, int valueBytes, int claims, Supplier<StateStore> store, int trials)
+            throws InterruptedException {
+        MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
+        double[] out = new double[trials];
+        for (int t = 0; t < trials; t++) {
+            long before = usedAfterGc(memory);
+            Held held = hold(n, valueBytes, claims, store);
+            long after = usedAfterGc(memory);
+            out[t] = (double) (after - before) / n;
+            if (held.node.held() != n) {
+                throw new IllegalStateException("unreachable");
+            }
+        }
+        return out;
+    }
+
+    private static long usedAfterGc(MemoryMXBean memory) throws InterruptedException {
+        long used = Long.MAX_VALUE;
+        for (int i = 0; i < 4; i++) {
+            System.gc();
+            Thread.sleep(50);
+            used = Math.min(used, memory.getHeapMemoryUsage().getUsed());
+        }
+        return used;
+    }
+
+    public static void main(String[] args) throws Exception {
+        boolean quick = args.length > 0 && args[0].equals("--quick");
+        int n = quick ? 10_000 : 50_000;
+        int trials = 3;
+        StringBuilder s = new StringBuilder();
+        s.append("### Heap per held record\n\n");
+        s.append(String.format(Locale.ROOT, "%,d records held on one channel of a two-channel node; keys 9 bytes;"
+                + " every record tagged (sender, seq). JVM: %s, %s.%n%n", n, System.getProperty("java.version"),
+                ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
+                        .filter(a -> a.startsWith("-XX:+Use")).findFirst().orElse("default GC")));
+        s.append("| Value bytes | Clock claims | Store | JOL bytes / held record | GC-difference bytes / held record"
+                + " (median [min, max] of " + trials + ") | Key + value arrays | JOL overhead beyond the payload |\n");
+        s.append("|---:|---:|---|---:|---:|---:|---:|\n");
+        for (int valueBytes : new int[] {100, 1000}) {
+            for (int claims : new int[] {1, 8}) {
+                for (String storeName : new String[] {"off-heap", "on-heap"}) {
+                    Supplier<StateStore> store = storeName.equals("off-heap") ? DiscardingStore::new
+                            : InMemoryStateStore::new;
+                    long jol = jolPerRecord(n, valueBytes, claims, store);
+                    double[] gc = gcPerRecord(n, valueBytes, claims, store, trials);
+                    long payload = hold(1, valueBytes, claims, store).payloadBytes;
+                    double[] sorted = gc.clone();
+                    java.util.Arrays.sort(sorted);
+                    s.append(String.format(Locale.ROOT, "| %d | %d | %s | %,d | %,.0f [%,.0f, %,.0f] | %d | %,d |%n",
+                            valueBytes, claims, storeName, jol, E2eReport.median(gc), sorted[0],
+                            sorted[sorted.length - 1], payload, jol - payload));
+                }
+            }
+        }
+        System.out.print(s);
+    }
+}
