@@ -20,11 +20,12 @@ CATEGORIES = [
     ("store write (RocksDB + changelog send)", ("ChangeLoggingKeyValueBytesStore", "RocksDBStore",
                                                 "MeteredKeyValueStore", "CachingKeyValueStore")),
     ("output send (sink, producer)", ("SinkNode.process", "RecordCollectorImpl.send")),
+    ("consumer poll (incl. the position-capture proxy)", ("KafkaConsumer.poll", "FetchCollector", "CompletedFetch",
+                                                          "PositionCapture")),
     ("Parsley code", ("io/github/tobyjamesclements/parsley/Causal", "io/github/tobyjamesclements/parsley/Stamping",
                       "io/github/tobyjamesclements/parsley/LogicRunner", "io/github/tobyjamesclements/parsley/Protocol",
                       "io/github/tobyjamesclements/parsley/ClockCodec", "io/github/tobyjamesclements/parsley/Hold",
                       "io/github/tobyjamesclements/parsley/Position", "io/github/tobyjamesclements/parsley/Gate")),
-    ("consumer fetch / poll", ("KafkaConsumer.poll", "FetchCollector", "CompletedFetch")),
     ("commit", ("TaskManager.commit", "StreamThread.maybeCommit")),
 ]
 

@@ -135,15 +135,16 @@ final class E2eReport {
         s.append("Value bytes of the three headers; \"with framing\" adds the header names and their varint lengths"
                 + " as Kafka's record format stores them.\n\n");
         s.append("| Variant | Round | Records | Mean | Min | Max | of which `vc` mean / max | With framing mean / max"
-                + " |\n|---|---:|---:|---:|---:|---:|---:|---:|\n");
+                + " | `vc` offset entries (topics) / seq entries, mean |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         for (EndToEndBenchmark.Run r : runs) {
             if (r.error != null || r.headers == null || r.headers.records == 0) {
                 continue;
             }
             E2eOutputReader.HeaderSizes h = r.headers;
-            s.append(String.format(Locale.ROOT, "| %s | %d | %,d | %.1f | %d | %d | %.1f / %d | %.1f / %d |%n",
-                    r.variant.label, r.round, h.records, h.valueMean(), h.valueMin, h.valueMax, h.clockMean(),
-                    h.clockMax, h.wireMean(), h.wireMax));
+            s.append(String.format(Locale.ROOT, "| %s | %d | %,d | %.1f | %d | %d | %.1f / %d | %.1f / %d"
+                    + " | %.2f (%.2f) / %.2f |%n", r.variant.label, r.round, h.records, h.valueMean(), h.valueMin,
+                    h.valueMax, h.clockMean(), h.clockMax, h.wireMean(), h.wireMax, h.offsetEntriesMean(),
+                    h.offsetTopicsMean(), h.seqEntriesMean()));
         }
         return s.toString();
     }
