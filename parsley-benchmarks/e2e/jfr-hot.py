@@ -1,48 +1,75 @@
 #!/usr/bin/env python3
-"""Summarises a JFR recording of the end-to-end harness (e2e.sh --profile): per Kafka Streams
-application (thread name prefix e2e-<nonce>-<variant>-r<round>), the share of the stream
-thread's execution samples under each method (inclusive) and at the top of the stack (self).
+"""Summarises a JFR recording of the end-to-end harness (e2e.sh --profile) per Kafka Streams
+application (stream-thread name prefix e2e-<nonce>-<variant>-r<round>):
 
-usage: jfr-hot.py harness.jfr [top-N] [thread-filter-substring]
+- where the stream thread's execution samples fall, by category (the first matching rule,
+  walking the stack from the leaf): protocol-store writes (logged RocksDB store: RocksDB put plus
+  the changelog send), output sends, Parsley's own code, consumer fetch, other;
+- the methods with the most samples, inclusive and self.
+
+JFR keeps the 64 frames nearest the leaf (printed with --stack-depth 64).
+
+usage: jfr-hot.py harness.jfr [top-N]
 """
 import collections
 import json
 import subprocess
 import sys
 
+CATEGORIES = [
+    ("store write (RocksDB + changelog send)", ("ChangeLoggingKeyValueBytesStore", "RocksDBStore",
+                                                "MeteredKeyValueStore", "CachingKeyValueStore")),
+    ("output send (sink, producer)", ("SinkNode.process", "RecordCollectorImpl.send")),
+    ("consumer poll (incl. the position-capture proxy)", ("KafkaConsumer.poll", "FetchCollector", "CompletedFetch",
+                                                          "PositionCapture")),
+    ("Parsley code", ("io/github/tobyjamesclements/parsley/Causal", "io/github/tobyjamesclements/parsley/Stamping",
+                      "io/github/tobyjamesclements/parsley/LogicRunner", "io/github/tobyjamesclements/parsley/Protocol",
+                      "io/github/tobyjamesclements/parsley/ClockCodec", "io/github/tobyjamesclements/parsley/Hold",
+                      "io/github/tobyjamesclements/parsley/Position", "io/github/tobyjamesclements/parsley/Gate")),
+    ("commit", ("TaskManager.commit", "StreamThread.maybeCommit")),
+]
+
+
+def category(frames):
+    # frames: leaf first. A sample belongs to the first category any of its frames matches, in
+    # the order of CATEGORIES (so a store write called from Parsley code counts as a store write).
+    for name, needles in CATEGORIES:
+        if any(any(n in f for n in needles) for f in frames):
+            return name
+    return "other (Streams loop, metrics, GC-free JDK)"
+
 
 def main():
     path = sys.argv[1]
-    top = int(sys.argv[2]) if len(sys.argv) > 2 else 30
-    want = sys.argv[3] if len(sys.argv) > 3 else "StreamThread"
-    out = subprocess.run(["jfr", "print", "--json", "--events", "jdk.ExecutionSample", path],
+    top = int(sys.argv[2]) if len(sys.argv) > 2 else 25
+    out = subprocess.run(["jfr", "print", "--json", "--stack-depth", "64", "--events", "jdk.ExecutionSample", path],
                          check=True, capture_output=True, text=True).stdout
     events = json.loads(out)["recording"]["events"]
-    groups = collections.defaultdict(lambda: [0, collections.Counter(), collections.Counter()])
+    groups = collections.defaultdict(lambda: [0, collections.Counter(), collections.Counter(),
+                                              collections.Counter()])
     for e in events:
         v = e["values"]
         thread = (v.get("sampledThread") or {}).get("javaName") or ""
-        if want not in thread:
+        if not thread.endswith("StreamThread-1"):
             continue
-        app = thread.split("-StreamThread")[0]
-        # e2e-<nonce>-<variant>-r<round>-<uuid...>
-        parts = app.split("-")
-        key = "-".join(parts[:5]) if len(parts) >= 5 else app
+        key = "-".join(thread.split("-StreamThread")[0].split("-")[:5])
         g = groups[key]
+        frames = [f["method"]["type"]["name"] + "." + f["method"]["name"] for f in v["stackTrace"]["frames"]]
         g[0] += 1
-        frames = [f["method"]["type"]["name"].split(".")[-1] + "." + f["method"]["name"]
-                  for f in v["stackTrace"]["frames"]]
+        g[3][category(frames)] += 1
         if frames:
-            g[2][frames[0]] += 1
+            g[2][frames[0].split("/")[-1]] += 1
         for f in set(frames):
-            g[1][f] += 1
-    for key, (n, incl, self_) in sorted(groups.items()):
-        print(f"\n== {key}: {n} samples")
+            g[1][f.split("/")[-1]] += 1
+    for key, (n, incl, self_, cats) in sorted(groups.items()):
+        print(f"\n== {key}: {n} stream-thread samples")
+        for c, k in cats.most_common():
+            print(f"{100.0 * k / n:5.1f}% {c}")
         print("-- inclusive")
         for f, c in incl.most_common(top):
             print(f"{100.0 * c / n:5.1f}% {f}")
         print("-- self")
-        for f, c in self_.most_common(15):
+        for f, c in self_.most_common(12):
             print(f"{100.0 * c / n:5.1f}% {f}")
 
 

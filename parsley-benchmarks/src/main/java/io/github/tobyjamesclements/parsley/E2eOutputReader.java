@@ -31,6 +31,9 @@ final class E2eOutputReader implements AutoCloseable {
         long clockMax;
         long wireSum;
         long wireMax;
+        long offsetEntries;
+        long seqEntries;
+        long offsetTopics;
 
         double valueMean() {
             return records == 0 ? 0 : (double) valueSum / records;
@@ -42,6 +45,18 @@ final class E2eOutputReader implements AutoCloseable {
 
         double wireMean() {
             return records == 0 ? 0 : (double) wireSum / records;
+        }
+
+        double offsetEntriesMean() {
+            return records == 0 ? 0 : (double) offsetEntries / records;
+        }
+
+        double offsetTopicsMean() {
+            return records == 0 ? 0 : (double) offsetTopics / records;
+        }
+
+        double seqEntriesMean() {
+            return records == 0 ? 0 : (double) seqEntries / records;
         }
     }
 
@@ -153,6 +168,10 @@ final class E2eOutputReader implements AutoCloseable {
                 wire += varintSize(k.length()) + k.length() + varintSize(len) + len;
                 if (k.equals(CausalHeaders.CLOCK)) {
                     clock = len;
+                    VectorClock decoded = ClockCodec.decode(h.value());
+                    headers.offsetEntries += decoded.offsets().size();
+                    headers.offsetTopics += decoded.offsets().keySet().stream().map(Channel::topicId).distinct().count();
+                    headers.seqEntries += decoded.seqs().size();
                 }
             }
         }

@@ -19,10 +19,12 @@ final class E2eReport {
             Instant ended, double loadBefore, double loadAfter) {
         StringBuilder s = new StringBuilder();
         s.append("## End-to-end run ").append(started).append('\n').append('\n');
-        s.append(String.format(Locale.ROOT, "- %d rounds; per run: %d pre-loaded + %d live records (full speed), %d paced"
-                + " at %d rec/s; %d partitions, %d keys, %d-byte values; commit.interval.ms=100, 1 stream thread,"
-                + " exactly_once_v2. Two-source: pairs in batches of %d, skew %d ms.%n", o.rounds, o.records, o.records,
-                o.paced, o.rate, o.partitions, o.keys, o.valueBytes, o.batchPairs, o.skewMs));
+        s.append(String.format(Locale.ROOT, "- %d rounds; per single-source run: %d pre-loaded + %d live records (full"
+                + " speed) + %d paced at %d rec/s; %d partitions, %d keys, %d-byte values; commit.interval.ms=100,"
+                + " 1 stream thread, exactly_once_v2. Two-source run: %d pre-loaded records (pairs), then %d paced at"
+                + " %d rec/s in batches of %d pairs, alternating halves without and with skew (%d ms).%n", o.rounds,
+                o.records, o.records, o.paced, o.rate, o.partitions, o.keys, o.valueBytes, o.records, o.paced, o.rate,
+                o.batchPairs, o.skewMs));
         s.append(String.format(Locale.ROOT, "- Wall time %s; load average (1 min) %.1f at start, %.1f at end; %d CPUs"
                 + " seen by the JVM; Java %s.%n%n", Duration.between(started, ended).withNanos(0), loadBefore,
                 loadAfter, Runtime.getRuntime().availableProcessors(), System.getProperty("java.version")));
@@ -111,9 +113,9 @@ final class E2eReport {
             s.append('\n');
 
             s.append("Holds, sampled every 50 ms (`records-held` summed over tasks, recorded by each task every 500 ms;"
-                    + " held heads from `explainHolds()`):\n\n");
+                    + " held heads from `explainHolds()`, published on the same 500 ms punctuator):\n\n");
             s.append("| Round | Phase | Samples | Samples with holds | records-held mean | records-held max"
-                    + " | Held heads max | Longest hold ms |\n|---:|---|---:|---:|---:|---:|---:|---:|\n");
+                    + " | Held heads max |\n|---:|---|---:|---:|---:|---:|---:|\n");
             for (EndToEndBenchmark.Run r : runs) {
                 if (r.variant != EndToEndBenchmark.Variant.TWO_SOURCE || r.error != null) {
                     continue;
@@ -133,15 +135,16 @@ final class E2eReport {
         s.append("Value bytes of the three headers; \"with framing\" adds the header names and their varint lengths"
                 + " as Kafka's record format stores them.\n\n");
         s.append("| Variant | Round | Records | Mean | Min | Max | of which `vc` mean / max | With framing mean / max"
-                + " |\n|---|---:|---:|---:|---:|---:|---:|---:|\n");
+                + " | `vc` offset entries (topics) / seq entries, mean |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         for (EndToEndBenchmark.Run r : runs) {
             if (r.error != null || r.headers == null || r.headers.records == 0) {
                 continue;
             }
             E2eOutputReader.HeaderSizes h = r.headers;
-            s.append(String.format(Locale.ROOT, "| %s | %d | %,d | %.1f | %d | %d | %.1f / %d | %.1f / %d |%n",
-                    r.variant.label, r.round, h.records, h.valueMean(), h.valueMin, h.valueMax, h.clockMean(),
-                    h.clockMax, h.wireMean(), h.wireMax));
+            s.append(String.format(Locale.ROOT, "| %s | %d | %,d | %.1f | %d | %d | %.1f / %d | %.1f / %d"
+                    + " | %.2f (%.2f) / %.2f |%n", r.variant.label, r.round, h.records, h.valueMean(), h.valueMin,
+                    h.valueMax, h.clockMean(), h.clockMax, h.wireMean(), h.wireMax, h.offsetEntriesMean(),
+                    h.offsetTopicsMean(), h.seqEntriesMean()));
         }
         return s.toString();
     }
@@ -214,8 +217,8 @@ final class E2eReport {
         if (h == null) {
             return;
         }
-        s.append(String.format(Locale.ROOT, "| %d | %s | %d | %d | %.1f | %.0f | %d | %.0f |%n", round, phase,
-                h.samples, h.samplesWithHeld, h.heldMean(), h.heldMax, h.headsMax, h.ageMaxMs));
+        s.append(String.format(Locale.ROOT, "| %d | %s | %d | %d | %.1f | %.0f | %d |%n", round, phase,
+                h.samples, h.samplesWithHeld, h.heldMean(), h.heldMax, h.headsMax));
     }
 
     static double median(double... values) {

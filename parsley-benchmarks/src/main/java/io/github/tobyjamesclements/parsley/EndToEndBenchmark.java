@@ -76,8 +76,8 @@ final class EndToEndBenchmark {
         String bootstrap;
         Path work = Paths.get("parsley-benchmarks/target/e2e");
         int records = 100_000;
-        int paced = 20_000;
-        int rate = 5_000;
+        int paced = 16_000;
+        int rate = 2_500;
         int rounds = 3;
         int partitions = 4;
         int keys = 200;
@@ -86,8 +86,10 @@ final class EndToEndBenchmark {
         long commitEveryMs = 10;
         int batchPairs = 50;
         long skewMs = 10;
-        int warmupRecords = 20_000;
-        List<Variant> variants = List.of(Variant.BASELINE, Variant.PARSLEY, Variant.TWO_SOURCE);
+        /** Records of the discarded warm-up run of each variant; -1 = half a measured run. */
+        int warmupRecords = -1;
+        List<Variant> variants = List.of(Variant.BASELINE, Variant.PARSLEY, Variant.TWO_SOURCE,
+                Variant.BASELINE_STORE);
         int storePuts = 3;
         long timeoutSeconds = 180;
 
@@ -115,9 +117,9 @@ final class EndToEndBenchmark {
                             .toList();
                     case "--quick" -> {
                         o.records = 20_000;
-                        o.paced = 5_000;
+                        o.paced = 4_000;
                         o.rounds = 2;
-                        o.warmupRecords = 4_000;
+                        o.warmupRecords = 10_000;
                     }
                     default -> throw new IllegalArgumentException("Unknown option " + a + "\n" + usage());
                 }
@@ -125,8 +127,9 @@ final class EndToEndBenchmark {
             if (o.bootstrap == null) {
                 throw new IllegalArgumentException("--bootstrap is required\n" + usage());
             }
-            if (o.records % 2 != 0 || o.paced % 2 != 0) {
-                throw new IllegalArgumentException("--records and --paced must be even (two-source pairs)");
+            if (o.records % 2 != 0 || o.paced % 4 != 0) {
+                throw new IllegalArgumentException("--records must be even and --paced a multiple of 4 (two-source"
+                        + " pairs, two interleaved halves per skew mode)");
             }
             return o;
         }
@@ -166,6 +169,15 @@ final class EndToEndBenchmark {
 
         double heldMean() {
             return samples == 0 ? 0 : (double) heldSum / samples;
+        }
+
+        void add(Holds o) {
+            samples += o.samples;
+            samplesWithHeld += o.samplesWithHeld;
+            heldSum += o.heldSum;
+            heldMax = Math.max(heldMax, o.heldMax);
+            headsMax = Math.max(headsMax, o.headsMax);
+            ageMaxMs = Math.max(ageMaxMs, o.ageMaxMs);
         }
     }
 
@@ -236,10 +248,12 @@ final class EndToEndBenchmark {
         double loadBefore = loadAverage();
         log("Options: records=%d paced=%d rate=%d rounds=%d partitions=%d keys=%d valueBytes=%d", options.records,
                 options.paced, options.rate, options.rounds, options.partitions, options.keys, options.valueBytes);
-        // Warm-up: JIT and broker, one short run per variant, discarded.
+        // Warm-up: JIT (the compiler threads get little CPU on a loaded machine) and broker; one run per
+        // variant, discarded.
+        int warmup = options.warmupRecords < 0 ? options.records / 4 * 2 : options.warmupRecords;
         for (Variant v : options.variants) {
-            Run w = run(v, 0, options.warmupRecords, Math.max(2, options.warmupRecords / 5));
-            log("warm-up %s: %s", v.label, w.error == null ? "ok" : w.error);
+            Run w = run(v, 0, warmup, Math.max(4, warmup / 20 * 4));
+            log("warm-up %s: %s", v.label, summary(w));
         }
         List<Run> runs = new ArrayList<>();
         List<Variant> order = new ArrayList<>(options.variants);
@@ -325,7 +339,7 @@ final class EndToEndBenchmark {
         String payments = id + "-payments";
         String out = id + "-out";
         createTopics(orders, payments, out);
-        int[] sizes = {records, paced, paced};
+        int[] sizes = {records, paced / 2, paced / 2, paced / 2, paced / 2};
         CausalClock clock = new CausalClock(admin);
         try (E2eOutputReader reader = new E2eOutputReader(options.bootstrap, out, options.partitions, sizes);
                 KafkaProducer<byte[], byte[]> orderProducer = workload.transactionalProducer(id + "-orders-tx");
@@ -341,19 +355,23 @@ final class EndToEndBenchmark {
                 run.preloadRate = records / ((reader.lastReceipt(0) - runningAt.get()) / 1e9);
                 recordCpu(run, cpu0, ThreadCpu.snapshot(id), records, app);
 
-                HoldSampler sampler = app.holdSampler();
-                run.noSkewAchieved = workload.pairs(orderProducer, paymentProducer, clock, orders, payments, 1,
-                        paced / 2, options.batchPairs, options.rate, false, 0);
-                awaitPhase(reader, 1);
-                run.holdsNoSkew = sampler.stop();
-                run.noSkew = Lat.of(reader.latencies(1));
-
-                sampler = app.holdSampler();
-                run.skewAchieved = workload.pairs(orderProducer, paymentProducer, clock, orders, payments, 2,
-                        paced / 2, options.batchPairs, options.rate, true, options.skewMs);
-                awaitPhase(reader, 2);
-                run.holdsSkew = sampler.stop();
-                run.skew = Lat.of(reader.latencies(2));
+                // No skew and skew alternate in two halves each (phases 1-4), so neither is always first.
+                run.holdsNoSkew = new Holds();
+                run.holdsSkew = new Holds();
+                double[] achieved = new double[2];
+                for (int phase = 1; phase <= 4; phase++) {
+                    boolean skew = phase % 2 == 0;
+                    HoldSampler sampler = app.holdSampler();
+                    achieved[skew ? 1 : 0] += 0.5 * workload.pairs(orderProducer, paymentProducer, clock, orders,
+                            payments, phase, paced / 4, options.batchPairs, options.rate, skew,
+                            skew ? options.skewMs : 0);
+                    awaitPhase(reader, phase);
+                    (skew ? run.holdsSkew : run.holdsNoSkew).add(sampler.stop());
+                }
+                run.noSkewAchieved = achieved[0];
+                run.skewAchieved = achieved[1];
+                run.noSkew = Lat.of(concat(reader.latencies(1), reader.latencies(3)));
+                run.skew = Lat.of(concat(reader.latencies(2), reader.latencies(4)));
             }
             finish(run, reader, sizes);
         }
@@ -372,6 +390,12 @@ final class EndToEndBenchmark {
                             ((Number) e.getValue().metricValue()).doubleValue())));
         }
         run.threadMetrics = m.toString().trim();
+    }
+
+    private static long[] concat(long[] a, long[] b) {
+        long[] out = Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, out, a.length, b.length);
+        return out;
     }
 
     private void finish(Run run, E2eOutputReader reader, int[] sizes) {
@@ -397,7 +421,10 @@ final class EndToEndBenchmark {
 
     private void awaitRunning(AtomicLong runningAt) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(options.timeoutSeconds);
-        while (runningAt.get() == 0) {
+        while (runningAt.get() <= 0) {
+            if (runningAt.get() == FAILED) {
+                throw new IllegalStateException("Application failed before RUNNING (see harness-clients.log)");
+            }
             if (System.nanoTime() > deadline) {
                 throw new IllegalStateException("Application did not reach RUNNING");
             }
@@ -406,6 +433,20 @@ final class EndToEndBenchmark {
     }
 
     // Applications -------------------------------------------------------------------------
+
+    /** The value of {@code runningAt} once the application entered ERROR before RUNNING. */
+    static final long FAILED = -1;
+
+    /** Records the first RUNNING in {@code runningAt}; ERROR before it as {@link #FAILED}. */
+    static KafkaStreams.StateListener runningListener(AtomicLong runningAt) {
+        return (now, old) -> {
+            if (now == KafkaStreams.State.RUNNING) {
+                runningAt.compareAndSet(0, System.nanoTime());
+            } else if (now == KafkaStreams.State.ERROR || now == KafkaStreams.State.PENDING_ERROR) {
+                runningAt.compareAndSet(0, FAILED);
+            }
+        };
+    }
 
     /** A started-or-startable application of either kind. */
     interface App extends AutoCloseable {
@@ -448,11 +489,7 @@ final class EndToEndBenchmark {
         }
         t.addSink("sink", out, new ByteArraySerializer(), new ByteArraySerializer(), "copy");
         KafkaStreams streams = new KafkaStreams(t, streamsProps(id, stateDir));
-        streams.setStateListener((now, old) -> {
-            if (now == KafkaStreams.State.RUNNING) {
-                runningAt.compareAndSet(0, System.nanoTime());
-            }
-        });
+        streams.setStateListener(runningListener(runningAt));
         return new App() {
             @Override
             public void start() {
@@ -530,11 +567,7 @@ final class EndToEndBenchmark {
 
     private App parsley(String id, Path stateDir, AtomicLong runningAt, Stage stage) {
         CausalStreams streams = Parsley.named(id, stage).streams(streamsProps(id, stateDir));
-        streams.setStateListener((now, old) -> {
-            if (now == KafkaStreams.State.RUNNING) {
-                runningAt.compareAndSet(0, System.nanoTime());
-            }
-        });
+        streams.setStateListener(runningListener(runningAt));
         return new App() {
             @Override
             public void start() {
@@ -706,7 +739,7 @@ final class EndToEndBenchmark {
                 l.p99());
         String s = String.format(Locale.ROOT, "preload %.0f rec/s (stream thread %.1f us/rec, its producer %.1f us/rec;"
                 + " %s)", r.preloadRate, r.streamCpuUs, r.senderCpuUs, r.threadMetrics);
-        if (r.variant == Variant.TWO_SOURCE) {
+        if (r.variant == Variant.TWO_SOURCE && r.holdsSkew != null) {
             s += String.format(Locale.ROOT, ", no-skew %s, skew %s, held max %.0f mean %.1f (%d/%d samples)",
                     lat.apply(r.noSkew), lat.apply(r.skew), r.holdsSkew.heldMax, r.holdsSkew.heldMean(),
                     r.holdsSkew.samplesWithHeld, r.holdsSkew.samples);
