@@ -49,11 +49,15 @@ final class Assembly {
                     new ByteArrayDeserializer(), sources.toArray(String[]::new));
             topology.addProcessor(processor, () -> new CausalProcessor(applicationId, stage, catalog, board),
                     sourceName(stage));
+            // Cached: the queue index, frontier and send sequence change on every record; the cache
+            // turns those writes into one RocksDB put and one changelog record per key per commit,
+            // flushed into the same transaction (docs/protocol-decisions.md, "Cached stores"). Fold
+            // state, keyed by message key, gains the same way for hot keys.
             topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(protocolStore(stage)),
-                    Serdes.Bytes(), Serdes.ByteArray()).withCachingDisabled(), processor);
+                    Serdes.Bytes(), Serdes.ByteArray()).withCachingEnabled(), processor);
             if (stage.state().isPresent()) {
                 topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(foldStore(stage)),
-                        Serdes.Bytes(), Serdes.ByteArray()).withCachingDisabled(), processor);
+                        Serdes.Bytes(), Serdes.ByteArray()).withCachingEnabled(), processor);
             }
             for (String sink : stage.sinks().keySet()) {
                 topology.addSink(StampingDoor.sinkName(stage.name(), sink), sink, new ByteArraySerializer(),

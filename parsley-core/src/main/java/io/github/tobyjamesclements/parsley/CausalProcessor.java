@@ -41,6 +41,7 @@ final class CausalProcessor implements Processor<byte[], byte[], byte[], byte[]>
 
     private ProcessorContext<byte[], byte[]> context;
     private CausalNode node;
+    private StreamsStateStore protocolState;
     private Map<String, Channel> channelsByTopic;
     private Map<Channel, String> topicsByChannel;
     private Map<Channel, Long> fedThrough;
@@ -98,7 +99,8 @@ final class CausalProcessor implements Processor<byte[], byte[], byte[], byte[]>
         NodeConfig config = new NodeConfig(stage.name() + "-task-" + taskId, sender,
                 new TreeSet<>(channelsByTopic.values()), sinks);
         KeyValueStore<Bytes, byte[]> protocolStore = context.getStateStore(Assembly.protocolStore(stage));
-        node = new CausalNode(config, new StreamsStateStore(protocolStore), catalog);
+        protocolState = new StreamsStateStore(protocolStore);
+        node = new CausalNode(config, protocolState, catalog);
         KeyValueStore<Bytes, byte[]> foldStore = stage.state().isPresent()
                 ? context.getStateStore(Assembly.foldStore(stage)) : null;
         door = new StampingDoor(context, node, stage, catalog, tickTopic, tickChannel);
@@ -118,6 +120,7 @@ final class CausalProcessor implements Processor<byte[], byte[], byte[], byte[]>
 
     @Override
     public void process(Record<byte[], byte[]> record) {
+        protocolState.applyDeferred();
         RecordMetadata md = context.recordMetadata().orElseThrow(() -> new IllegalStateException(
                 "Record without metadata; stage=" + stage.name() + "; the coordinate of a causal record must be known"));
         Channel channel = channelsByTopic.get(md.topic());
@@ -191,6 +194,7 @@ final class CausalProcessor implements Processor<byte[], byte[], byte[], byte[]>
     }
 
     private void sweep(long now) {
+        protocolState.applyDeferred();
         sweepPositions();
         long replays = node.replaysSkipped();
         metrics.replays(replays - replaysReported);
@@ -199,11 +203,13 @@ final class CausalProcessor implements Processor<byte[], byte[], byte[], byte[]>
     }
 
     private void tick(long now) {
+        protocolState.applyDeferred();
         door.tick(now);
         metrics.tickEmitted();
     }
 
     private void truncate() {
+        protocolState.applyDeferred();
         if (catalog.brokerBacked()) {
             catalog.verifyUnchanged(declaredTopics());
         }

@@ -1,6 +1,8 @@
 package io.github.tobyjamesclements.parsley;
 
 import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.function.BiConsumer;
 import org.apache.kafka.common.serialization.BytesSerializer;
 import org.apache.kafka.common.utils.Bytes;
@@ -10,35 +12,81 @@ import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
  * The {@link StateStore} SPI over a Kafka Streams key-value store (protocol.md §9.1): RocksDB,
- * caching disabled, changelog-backed, committed with the task's transaction.
+ * record cache in front, changelog-backed, committed with the task's transaction.
+ *
+ * <p>A cached Streams store cannot take a write without a record context, and
+ * {@code Processor.init} has none. So writes made while the node is constructed (its scope and
+ * any rescope deletions) are held here and applied by {@link #applyDeferred()}, which the
+ * processor calls first in every {@code process} and punctuation. Nothing is lost by the delay:
+ * nothing the task does commits before its first step, and a task that never steps simply
+ * repeats the same init on its next start.
  */
 final class StreamsStateStore implements StateStore {
 
     private static final BytesSerializer PREFIX = new BytesSerializer();
+    private static final byte[] DELETE = new byte[0];
 
     private final KeyValueStore<Bytes, byte[]> store;
+    /** Writes from before the first step, in order; null once applied. */
+    private Map<Bytes, byte[]> deferred = new LinkedHashMap<>();
 
     StreamsStateStore(KeyValueStore<Bytes, byte[]> store) {
         this.store = store;
     }
 
+    /** Applies the writes of construction; cheap and idempotent afterwards. */
+    void applyDeferred() {
+        if (deferred == null) {
+            return;
+        }
+        deferred.forEach((k, v) -> {
+            if (v == DELETE) {
+                store.delete(k);
+            } else {
+                store.put(k, v);
+            }
+        });
+        deferred = null;
+    }
+
     @Override
     public byte[] get(String key) {
-        return store.get(bytes(key));
+        Bytes k = bytes(key);
+        if (deferred != null && deferred.containsKey(k)) {
+            byte[] v = deferred.get(k);
+            return v == DELETE ? null : v;
+        }
+        return store.get(k);
     }
 
     @Override
     public void put(String key, byte[] value) {
-        store.put(bytes(key), value);
+        if (deferred != null) {
+            deferred.put(bytes(key), value);
+        } else {
+            store.put(bytes(key), value);
+        }
     }
 
     @Override
     public void delete(String key) {
-        store.delete(bytes(key));
+        if (deferred != null) {
+            deferred.put(bytes(key), DELETE);
+        } else {
+            store.delete(bytes(key));
+        }
     }
 
+    /**
+     * Scans the store itself. The node scans only while restoring, before it writes anything, so
+     * a scan never needs to see deferred writes; one that would is a programming error.
+     */
     @Override
     public void forEachPrefix(String prefix, BiConsumer<String, byte[]> action) {
+        if (deferred != null && !deferred.isEmpty()) {
+            throw new IllegalStateException("Prefix scan after deferred writes; prefix=" + prefix
+                    + "; the protocol store is scanned only before the node's first write");
+        }
         try (KeyValueIterator<Bytes, byte[]> it = store.prefixScan(bytes(prefix), PREFIX)) {
             while (it.hasNext()) {
                 KeyValue<Bytes, byte[]> kv = it.next();
