@@ -43,6 +43,8 @@ final class CausalProcessor implements Processor<byte[], byte[], byte[], byte[]>
     private CausalNode node;
     private StreamsStateStore protocolState;
     private Map<String, Channel> channelsByTopic;
+    /** The captured-position keys of this task's channels, built once: the sweep runs per record. */
+    private Map<TopicPartition, Channel> channelsByPartition;
     private Map<Channel, String> topicsByChannel;
     private Map<Channel, Long> fedThrough;
     private StampingDoor door;
@@ -89,6 +91,8 @@ final class CausalProcessor implements Processor<byte[], byte[], byte[], byte[]>
         }
         topicsByChannel = new TreeMap<>();
         channelsByTopic.forEach((t, c) -> topicsByChannel.put(c, t));
+        channelsByPartition = new LinkedHashMap<>();
+        channelsByTopic.forEach((t, c) -> channelsByPartition.put(new TopicPartition(t, c.partition()), c));
         SortedSet<UUID> sinks = new TreeSet<>();
         stage.sinks().keySet().forEach(t -> sinks.add(catalog.topicId(t)));
         if (tickChannel != null) {
@@ -183,8 +187,8 @@ final class CausalProcessor implements Processor<byte[], byte[], byte[], byte[]>
 
     /** H2: report a captured position only once every record the polls returned below it was fed. */
     private void sweepPositions() {
-        for (Map.Entry<String, Channel> e : channelsByTopic.entrySet()) {
-            PositionCapture.View view = PositionCapture.view(new TopicPartition(e.getKey(), e.getValue().partition()));
+        for (Map.Entry<TopicPartition, Channel> e : channelsByPartition.entrySet()) {
+            PositionCapture.View view = PositionCapture.view(e.getKey());
             if (view == null || view.position() < 0
                     || view.lastReturned() > fedThrough.getOrDefault(e.getValue(), -1L)) {
                 continue;

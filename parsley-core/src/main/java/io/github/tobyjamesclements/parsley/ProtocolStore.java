@@ -3,6 +3,7 @@ package io.github.tobyjamesclements.parsley;
 import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
@@ -19,6 +20,11 @@ import java.util.function.BiConsumer;
  * <p>Writes are buffered and reach the store at {@link #flush()}, which the node calls at the end
  * of every host call, so a key changed several times in one call is written once, and a held
  * entry that was enqueued and delivered within the same call is never encoded nor written.
+ *
+ * <p>The queue index of a channel is written only when the queue is, or was last persisted,
+ * non-empty. An empty queue's persisted indices may lag its in-memory ones: both name an empty
+ * range with no entry written in it, so a restore from either is the same empty queue, and most
+ * records (delivered in the call that received them) then cost two writes instead of three.
  */
 final class ProtocolStore {
 
@@ -32,12 +38,26 @@ final class ProtocolStore {
     private final Map<String, byte[]> pending = new LinkedHashMap<>();
     /** Entries put in this call, not yet encoded: deleting one within the call drops it unwritten. */
     private final Map<String, HeldEntry> fresh = new HashMap<>();
+    /** Queue indices set in this call, written at flush unless the queue stays empty. */
+    private final Map<Channel, long[]> pendingMeta = new HashMap<>();
+    /** Channels whose persisted queue index names a non-empty range. */
+    private final Set<Channel> persistedNonEmpty = new HashSet<>();
 
     ProtocolStore(StateStore store) {
         this.store = store;
     }
 
     void flush() {
+        pendingMeta.forEach((c, m) -> {
+            boolean empty = m[0] == m[1];
+            if (!empty || persistedNonEmpty.remove(c)) {
+                pending.put(keys.queueMeta(c), ByteBuffer.allocate(16).putLong(m[0]).putLong(m[1]).array());
+            }
+            if (!empty) {
+                persistedNonEmpty.add(c);
+            }
+        });
+        pendingMeta.clear();
         pending.forEach((k, v) -> {
             if (v == DELETE) {
                 store.delete(k);
@@ -53,6 +73,7 @@ final class ProtocolStore {
     void discard() {
         pending.clear();
         fresh.clear();
+        pendingMeta.clear();
     }
 
     private void put(String key, byte[] value) {
@@ -125,7 +146,7 @@ final class ProtocolStore {
     }
 
     void putQueueMeta(Channel c, long head, long tail) {
-        put(keys.queueMeta(c), ByteBuffer.allocate(16).putLong(head).putLong(tail).array());
+        pendingMeta.put(c, new long[] {head, tail});
     }
 
     void putEntry(Channel c, long index, HeldEntry e) {
@@ -151,6 +172,8 @@ final class ProtocolStore {
         delete(frontierKey(c));
         delete(channelClockKey(c));
         delete(queueMetaKey(c));
+        pendingMeta.remove(c);
+        persistedNonEmpty.remove(c);
         marks.forEach(k -> delete(markKey(k)));
     }
 
@@ -230,7 +253,11 @@ final class ProtocolStore {
             String tail = rest.substring(slash + 1);
             if (tail.equals("m")) {
                 ByteBuffer b = ByteBuffer.wrap(v);
-                metas.put(c, new long[] {b.getLong(), b.getLong()});
+                long[] m = {b.getLong(), b.getLong()};
+                metas.put(c, m);
+                if (m[0] != m[1]) {
+                    persistedNonEmpty.add(c);
+                }
             } else {
                 long index = Long.parseUnsignedLong(tail.substring(2), 16);
                 entries.computeIfAbsent(c, x -> new TreeMap<>()).put(index, decodeEntry(v));

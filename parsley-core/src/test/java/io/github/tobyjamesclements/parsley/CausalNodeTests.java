@@ -18,6 +18,7 @@ import static io.github.tobyjamesclements.parsley.NodeRig.tagged;
 import static io.github.tobyjamesclements.parsley.NodeRig.topic;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
 import java.util.List;
 import java.util.Map;
@@ -563,6 +564,23 @@ class CausalNodeTests {
 
         assertThat(rig.store.keys()).noneMatch(k -> k.contains("/e/"));
         assertThat(NodeRig.longPair(rig.store.get(ProtocolStore.queueMetaKey(C)))).containsExactly(1L, 1L);
+    }
+
+    @Test
+    void recordHeldAfterUnpersistedEmptyIndicesRestoresAndDelivers() {
+        CausalNode node = rig.start();
+        for (long offset = 0; offset < 5; offset++) {
+            node.onRecord(record(C, offset));
+        }
+        assertThat(rig.store.get(ProtocolStore.queueMetaKey(C))).as("C never held: its index is not written").isNull();
+        node.onRecord(record(C, 5, clock().advanceTo(D, 0)));
+
+        CausalNode restarted = rig.start();
+        assertThat(restarted.held()).isEqualTo(1);
+        List<Delivery> out = restarted.onRecord(record(D, 0));
+
+        assertThat(out).extracting(Delivery::channel, Delivery::offset).containsExactly(tuple(D, 0L), tuple(C, 5L));
+        assertThat(rig.start().held()).isZero();
     }
 
     // Truncation (§8) ---------------------------------------------------------------------

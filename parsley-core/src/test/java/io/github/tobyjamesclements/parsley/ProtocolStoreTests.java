@@ -266,8 +266,51 @@ class ProtocolStoreTests {
         queue.pop(store);
         store.flush();
 
-        assertThat(raw.log).containsExactly("put q/" + C_KEY + "/m");
+        assertThat(raw.log).as("the entry, and the index of a queue empty before and after").isEmpty();
+    }
+
+    @Test
+    void queueIndexIsWrittenWhenAQueueDrainsAndThenNotWhileItStaysEmpty() {
+        RecordingStore raw = new RecordingStore();
+        ProtocolStore store = new ProtocolStore(raw);
+        HoldQueue queue = new HoldQueue(C);
+        queue.enqueue(entry(5), store);
+        store.flush();
+        assertThat(raw.data.get("q/" + C_KEY + "/m")).isEqualTo(hex("0000000000000000 0000000000000001"));
+
+        queue.pop(store);
+        store.flush();
+        assertThat(raw.data.get("q/" + C_KEY + "/m")).as("the drain is persisted")
+                .isEqualTo(hex("0000000000000001 0000000000000001"));
+
+        raw.log.clear();
+        queue.enqueue(entry(6), store);
+        queue.pop(store);
+        store.flush();
+        assertThat(raw.log).as("empty before and after: nothing written").isEmpty();
+
+        queue.enqueue(entry(7), store);
+        store.flush();
+        assertThat(raw.data.get("q/" + C_KEY + "/m")).as("held again: index and entry from the in-memory tail")
+                .isEqualTo(hex("0000000000000002 0000000000000003"));
+        assertThat(raw.data).containsKey(ProtocolStore.entryKey(C, 2));
+    }
+
+    @Test
+    void aRestoredNonEmptyIndexIsRewrittenWhenTheQueueDrains() {
+        RecordingStore raw = new RecordingStore();
+        ProtocolStore first = new ProtocolStore(raw);
+        HoldQueue queue = new HoldQueue(C);
+        queue.enqueue(entry(5), first);
+        first.flush();
+
+        ProtocolStore second = new ProtocolStore(raw);
+        HoldQueue restored = second.queues().get(C);
+        restored.pop(second);
+        second.flush();
+
         assertThat(raw.data.get("q/" + C_KEY + "/m")).isEqualTo(hex("0000000000000001 0000000000000001"));
+        assertThat(raw.data).doesNotContainKey(ProtocolStore.entryKey(C, 0));
     }
 
     @Test

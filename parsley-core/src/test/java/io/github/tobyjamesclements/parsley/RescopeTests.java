@@ -220,7 +220,7 @@ class RescopeTests {
         rig.consumes(C).start();
 
         assertThat(rig.store.keys()).containsExactly(
-                "ca", "ds/" + C.key() + "/" + U, "f/" + C.key(), "q/" + C.key() + "/m", "scope");
+                "ca", "ds/" + C.key() + "/" + U, "f/" + C.key(), "scope");
     }
 
     @Test
