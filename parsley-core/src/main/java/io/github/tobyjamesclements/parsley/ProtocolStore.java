@@ -31,13 +31,15 @@ final class ProtocolStore {
     static final String SCOPE = "scope";
     static final String CARRIED = "ca";
     private static final byte[] DELETE = new byte[0];
-    private static final byte[] ENCODE_AT_FLUSH = new byte[0];
 
     private final StateStore store;
     private final StoreKeys keys = new StoreKeys();
     private final Map<String, byte[]> pending = new LinkedHashMap<>();
-    /** Entries put in this call, not yet encoded: deleting one within the call drops it unwritten. */
-    private final Map<String, HeldEntry> fresh = new HashMap<>();
+    /**
+     * Entries put in this call, neither keyed nor encoded yet: deleting one within the call drops
+     * it unwritten, and most entries (delivered in the call that received them) end that way.
+     */
+    private final Map<EntryRef, HeldEntry> fresh = new LinkedHashMap<>();
     /** Queue indices set in this call, written at flush unless the queue stays empty. */
     private final Map<Channel, long[]> pendingMeta = new HashMap<>();
     /** Channels whose persisted queue index names a non-empty range. */
@@ -62,9 +64,10 @@ final class ProtocolStore {
             if (v == DELETE) {
                 store.delete(k);
             } else {
-                store.put(k, v == ENCODE_AT_FLUSH ? encodeEntry(fresh.get(k)) : v);
+                store.put(k, v);
             }
         });
+        fresh.forEach((ref, e) -> store.put(keys.entry(ref.channel(), ref.index()), encodeEntry(e)));
         pending.clear();
         fresh.clear();
     }
@@ -81,11 +84,7 @@ final class ProtocolStore {
     }
 
     private void delete(String key) {
-        if (fresh.remove(key) != null) {
-            pending.remove(key);
-        } else {
-            pending.put(key, DELETE);
-        }
+        pending.put(key, DELETE);
     }
 
     // Keys --------------------------------------------------------------------------------
@@ -150,13 +149,13 @@ final class ProtocolStore {
     }
 
     void putEntry(Channel c, long index, HeldEntry e) {
-        String key = keys.entry(c, index);
-        put(key, ENCODE_AT_FLUSH);
-        fresh.put(key, e);
+        fresh.put(new EntryRef(c, index), e);
     }
 
     void deleteEntry(Channel c, long index) {
-        delete(keys.entry(c, index));
+        if (fresh.remove(new EntryRef(c, index)) == null) {
+            delete(keys.entry(c, index));
+        }
     }
 
     void putSendSeq(Channel c, long seq) {
@@ -351,6 +350,10 @@ final class ProtocolStore {
 
     /** The highest delivered sequence from one sender on one channel, and where it was delivered. */
     record Mark(long seq, long offset) {
+    }
+
+    /** A hold-queue entry not yet written: its channel and index. */
+    private record EntryRef(Channel channel, long index) {
     }
 
     /** The declaration the state was written under. */
