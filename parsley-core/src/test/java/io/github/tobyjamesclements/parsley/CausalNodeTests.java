@@ -567,6 +567,25 @@ class CausalNodeTests {
     }
 
     @Test
+    void receivedThroughIsTheLastHeldRecordOrTheFrontier() {
+        CausalNode node = rig.start();
+        assertThat(node.receivedThrough(C)).as("nothing received").isEqualTo(VectorClock.NOTHING);
+        assertThat(node.receivedThrough(X)).as("an unconsumed channel").isEqualTo(VectorClock.NOTHING);
+
+        node.onRecord(record(C, 3));
+        assertThat(node.receivedThrough(C)).as("delivered: the frontier").isEqualTo(3);
+
+        node.onRecord(record(C, 7, clock().advanceTo(D, 0)));
+        node.onRecord(record(C, 9));
+        assertThat(node.receivedThrough(C)).as("held above the frontier: the queue's tail").isEqualTo(9);
+        assertThat(node.frontier(C)).isEqualTo(6);
+
+        node.onRecord(record(D, 0));
+        node.positionAdvance(C, 20);
+        assertThat(node.receivedThrough(C)).as("drained, then skipped past: the frontier again").isEqualTo(19);
+    }
+
+    @Test
     void recordHeldAfterUnpersistedEmptyIndicesRestoresAndDelivers() {
         CausalNode node = rig.start();
         for (long offset = 0; offset < 5; offset++) {

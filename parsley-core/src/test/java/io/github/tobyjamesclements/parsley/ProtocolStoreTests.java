@@ -277,6 +277,9 @@ class ProtocolStoreTests {
         queue.enqueue(entry(5), store);
         store.flush();
         assertThat(raw.data.get("q/" + C_KEY + "/m")).isEqualTo(hex("0000000000000000 0000000000000001"));
+        raw.log.clear();
+        store.flush();
+        assertThat(raw.log).as("a flush with nothing changed writes nothing").isEmpty();
 
         queue.pop(store);
         store.flush();
