@@ -14,6 +14,7 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.errors.DefaultProductionExceptionHandler;
 import org.apache.kafka.streams.errors.LogAndFailProcessingExceptionHandler;
 
 /**
@@ -117,8 +118,8 @@ public final class Parsley {
      * @param properties Kafka Streams configuration, never null; not modified
      * @return the application handle, never null
      * @throws IllegalArgumentException if {@code processing.guarantee} or {@code application.id}
-     *     is set to another value, or {@code processing.exception.handler} to one that does not fail
-     *     the task
+     *     is set to another value, or {@code processing.exception.handler} or
+     *     {@code production.exception.handler} to one that could continue past a failure
      * @throws IllegalStateException if a declared topic is missing or compacted, or a tick topic
      *     has the wrong partition count
      */
@@ -131,13 +132,14 @@ public final class Parsley {
                     + " configured=" + guarantee + "; remove the setting or set it to exactly_once_v2: hold queues,"
                     + " clocks, state, consumed offsets and outputs must commit atomically");
         }
-        Object handler = p.get(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG);
-        String handlerName = handler instanceof Class<?> c ? c.getName() : String.valueOf(handler);
-        if (handler != null && !LogAndFailProcessingExceptionHandler.class.getName().equals(handlerName)) {
-            throw new IllegalArgumentException("Causal delivery requires a processing exception to fail the task;"
-                    + " processing.exception.handler=" + handlerName + "; remove the setting: a step that throws"
-                    + " must abort, or the records it released would be skipped and order lost");
-        }
+        requireFailingHandler(p, StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG,
+                LogAndFailProcessingExceptionHandler.class, "Causal delivery requires a processing exception to fail"
+                        + " the task", "a step that throws must abort, or the records it released would be skipped"
+                        + " and order lost");
+        requireFailingHandler(p, StreamsConfig.PRODUCTION_EXCEPTION_HANDLER_CLASS_CONFIG,
+                DefaultProductionExceptionHandler.class, "Causal delivery requires a failed send to fail the task",
+                "a handler that continues would commit the step without the output, and its consumers would never"
+                        + " see it");
         Object id = p.get(StreamsConfig.APPLICATION_ID_CONFIG);
         if (id != null && !applicationId.equals(id.toString())) {
             throw new IllegalArgumentException("application.id differs from the application's id; configured=" + id
@@ -158,6 +160,17 @@ public final class Parsley {
         } catch (RuntimeException e) {
             admin.close();
             throw e;
+        }
+    }
+
+    /** Refuses an exception handler other than the one Kafka ships that fails the task. */
+    private static void requireFailingHandler(Properties p, String setting, Class<?> failing, String requirement,
+            String why) {
+        Object handler = p.get(setting);
+        String name = handler instanceof Class<?> c ? c.getName() : String.valueOf(handler);
+        if (handler != null && !failing.getName().equals(name)) {
+            throw new IllegalArgumentException(requirement + "; " + setting + "=" + name + "; remove the setting: "
+                    + why);
         }
     }
 

@@ -14,7 +14,10 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.errors.DefaultProductionExceptionHandler;
+import org.apache.kafka.streams.errors.ErrorHandlerContext;
 import org.apache.kafka.streams.errors.LogAndContinueProcessingExceptionHandler;
+import org.apache.kafka.streams.errors.ProductionExceptionHandler;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -72,6 +75,36 @@ class FailClosedIT {
         assertThatThrownBy(() -> relay.app.streams(props)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("processing.exception.handler="
                         + LogAndContinueProcessingExceptionHandler.class.getName());
+    }
+
+    @Test
+    void productionExceptionHandlerOtherThanTheDefaultIsRefused() {
+        Relay relay = new Relay("fail-produce", Duration.ofMinutes(10));
+        Properties props = TestKafka.streamsProps(relay.app.applicationId(), stateDir);
+        props.put(StreamsConfig.PRODUCTION_EXCEPTION_HANDLER_CLASS_CONFIG, ContinuingProductionHandler.class.getName());
+
+        assertThatThrownBy(() -> relay.app.streams(props)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("production.exception.handler=" + ContinuingProductionHandler.class.getName());
+
+        Properties defaults = TestKafka.streamsProps(relay.app.applicationId(), stateDir);
+        defaults.put(StreamsConfig.PRODUCTION_EXCEPTION_HANDLER_CLASS_CONFIG, DefaultProductionExceptionHandler.class);
+        try (CausalStreams accepted = relay.app.streams(defaults)) {
+            assertThat(accepted.applicationId()).isEqualTo(relay.app.applicationId());
+        }
+    }
+
+    /** Drops every failed send: exactly what a causal stage must not do. */
+    public static final class ContinuingProductionHandler implements ProductionExceptionHandler {
+
+        @Override
+        public ProductionExceptionHandlerResponse handle(ErrorHandlerContext context,
+                ProducerRecord<byte[], byte[]> record, Exception exception) {
+            return ProductionExceptionHandlerResponse.CONTINUE;
+        }
+
+        @Override
+        public void configure(Map<String, ?> configs) {
+        }
     }
 
     @Test
