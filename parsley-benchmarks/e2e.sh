@@ -34,6 +34,14 @@ TIMEOUT="${E2E_TIMEOUT:-$([[ $QUICK == 1 ]] && echo 600 || echo 1500)}"
 
 log() { echo "[e2e.sh $(date +%H:%M:%S)] $*"; }
 
+# One run at a time: a run deletes $WORK (and its broker's log dir) when it starts and ends, so a
+# second run would pull the log dir from under the first one's broker.
+mkdir -p "$(dirname "$WORK")"
+exec 9>"$(dirname "$WORK")/e2e.lock"
+if ! flock -n 9; then
+  echo "another e2e.sh run is using $WORK; wait for it to finish" >&2
+  exit 1
+fi
 rm -rf "$WORK"
 mkdir -p "$WORK"
 
