@@ -2,12 +2,7 @@ package io.github.tobyjamesclements.parsley;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
 import java.util.UUID;
-import java.util.function.BiConsumer;
 import org.junit.jupiter.api.Test;
 
 /** Held entries are encoded at flush: the bytes written are unchanged, and an entry gone by then costs nothing. */
@@ -16,7 +11,7 @@ class ProtocolStoreDeferredEncodingTests {
     private static final Channel C = new Channel(new UUID(0x0102030405060708L, 0x090A0B0C0D0E0F10L), 3);
     private static final UUID SENDER = new UUID(0x1112131415161718L, 0x191A1B1C1D1E1F20L);
 
-    private final RecordingStore backing = new RecordingStore();
+    private final TestStateStore backing = new TestStateStore();
     private final ProtocolStore store = new ProtocolStore(backing);
 
     @Test
@@ -26,9 +21,9 @@ class ProtocolStoreDeferredEncodingTests {
         store.putEntry(C, 7, entry);
         store.flush();
 
-        assertThat(backing.entries).containsOnlyKeys(ProtocolStore.entryKey(C, 7));
-        assertThat(backing.entries.get(ProtocolStore.entryKey(C, 7))).isEqualTo(ProtocolStore.encodeEntry(entry));
-        assertThat(ProtocolStore.decodeEntry(backing.entries.get(ProtocolStore.entryKey(C, 7))).clock())
+        assertThat(backing.keys()).containsExactly(ProtocolStore.entryKey(C, 7));
+        assertThat(backing.get(ProtocolStore.entryKey(C, 7))).isEqualTo(ProtocolStore.encodeEntry(entry));
+        assertThat(ProtocolStore.decodeEntry(backing.get(ProtocolStore.entryKey(C, 7))).clock())
                 .isEqualTo(entry.clock());
     }
 
@@ -38,7 +33,7 @@ class ProtocolStoreDeferredEncodingTests {
         store.deleteEntry(C, 7);
         store.flush();
 
-        assertThat(backing.writes).isEmpty();
+        assertThat(backing.writes()).isEmpty();
     }
 
     @Test
@@ -48,8 +43,8 @@ class ProtocolStoreDeferredEncodingTests {
         store.deleteEntry(C, 7);
         store.flush();
 
-        assertThat(backing.entries).isEmpty();
-        assertThat(backing.writes).containsExactly("put " + ProtocolStore.entryKey(C, 7),
+        assertThat(backing.keys()).isEmpty();
+        assertThat(backing.writes()).containsExactly("put " + ProtocolStore.entryKey(C, 7),
                 "delete " + ProtocolStore.entryKey(C, 7));
     }
 
@@ -59,43 +54,12 @@ class ProtocolStoreDeferredEncodingTests {
         store.discard();
         store.flush();
 
-        assertThat(backing.writes).isEmpty();
+        assertThat(backing.writes()).isEmpty();
     }
 
     private static HeldEntry entry() {
         VectorClock clock = new VectorClock().advanceTo(new Channel(SENDER, 0), 1_000_000)
                 .advanceSeq(new SeqKey(C, SENDER), 4);
         return new HeldEntry(42, clock, SENDER, 9, new byte[] {1, 2}, null, 1234);
-    }
-
-    private static final class RecordingStore implements StateStore {
-        final TreeMap<String, byte[]> entries = new TreeMap<>();
-        final List<String> writes = new ArrayList<>();
-
-        @Override
-        public byte[] get(String key) {
-            return entries.get(key);
-        }
-
-        @Override
-        public void put(String key, byte[] value) {
-            writes.add("put " + key);
-            entries.put(key, value);
-        }
-
-        @Override
-        public void delete(String key) {
-            writes.add("delete " + key);
-            entries.remove(key);
-        }
-
-        @Override
-        public void forEachPrefix(String prefix, BiConsumer<String, byte[]> action) {
-            for (Map.Entry<String, byte[]> e : entries.tailMap(prefix).entrySet()) {
-                if (e.getKey().startsWith(prefix)) {
-                    action.accept(e.getKey(), e.getValue());
-                }
-            }
-        }
     }
 }

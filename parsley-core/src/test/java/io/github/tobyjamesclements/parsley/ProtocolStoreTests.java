@@ -13,9 +13,7 @@ import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.UUID;
-import java.util.function.BiConsumer;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -246,19 +244,19 @@ class ProtocolStoreTests {
 
     @Test
     void nothingReachesTheStoreBeforeFlush() {
-        RecordingStore raw = new RecordingStore();
+        TestStateStore raw = new TestStateStore();
         ProtocolStore store = new ProtocolStore(raw);
 
         store.putFrontier(C, 5);
         store.putEntry(C, 0, entry(5));
 
-        assertThat(raw.log).isEmpty();
-        assertThat(raw.data).isEmpty();
+        assertThat(raw.writes()).isEmpty();
+        assertThat(raw.keys()).isEmpty();
     }
 
     @Test
     void freshEntryPutAndDeletedWithinOneFlushNeverReachesTheStore() {
-        RecordingStore raw = new RecordingStore();
+        TestStateStore raw = new TestStateStore();
         ProtocolStore store = new ProtocolStore(raw);
         HoldQueue queue = new HoldQueue(C);
 
@@ -266,42 +264,42 @@ class ProtocolStoreTests {
         queue.pop(store);
         store.flush();
 
-        assertThat(raw.log).as("the entry, and the index of a queue empty before and after").isEmpty();
+        assertThat(raw.writes()).as("the entry, and the index of a queue empty before and after").isEmpty();
     }
 
     @Test
     void queueIndexIsWrittenWhenAQueueDrainsAndThenNotWhileItStaysEmpty() {
-        RecordingStore raw = new RecordingStore();
+        TestStateStore raw = new TestStateStore();
         ProtocolStore store = new ProtocolStore(raw);
         HoldQueue queue = new HoldQueue(C);
         queue.enqueue(entry(5), store);
         store.flush();
-        assertThat(raw.data.get("q/" + C_KEY + "/m")).isEqualTo(hex("0000000000000000 0000000000000001"));
-        raw.log.clear();
+        assertThat(raw.get("q/" + C_KEY + "/m")).isEqualTo(hex("0000000000000000 0000000000000001"));
+        raw.writes().clear();
         store.flush();
-        assertThat(raw.log).as("a flush with nothing changed writes nothing").isEmpty();
+        assertThat(raw.writes()).as("a flush with nothing changed writes nothing").isEmpty();
 
         queue.pop(store);
         store.flush();
-        assertThat(raw.data.get("q/" + C_KEY + "/m")).as("the drain is persisted")
+        assertThat(raw.get("q/" + C_KEY + "/m")).as("the drain is persisted")
                 .isEqualTo(hex("0000000000000001 0000000000000001"));
 
-        raw.log.clear();
+        raw.writes().clear();
         queue.enqueue(entry(6), store);
         queue.pop(store);
         store.flush();
-        assertThat(raw.log).as("empty before and after: nothing written").isEmpty();
+        assertThat(raw.writes()).as("empty before and after: nothing written").isEmpty();
 
         queue.enqueue(entry(7), store);
         store.flush();
-        assertThat(raw.data.get("q/" + C_KEY + "/m")).as("held again: index and entry from the in-memory tail")
+        assertThat(raw.get("q/" + C_KEY + "/m")).as("held again: index and entry from the in-memory tail")
                 .isEqualTo(hex("0000000000000002 0000000000000003"));
-        assertThat(raw.data).containsKey(ProtocolStore.entryKey(C, 2));
+        assertThat(raw.keys()).contains(ProtocolStore.entryKey(C, 2));
     }
 
     @Test
     void aRestoredNonEmptyIndexIsRewrittenWhenTheQueueDrains() {
-        RecordingStore raw = new RecordingStore();
+        TestStateStore raw = new TestStateStore();
         ProtocolStore first = new ProtocolStore(raw);
         HoldQueue queue = new HoldQueue(C);
         queue.enqueue(entry(5), first);
@@ -312,13 +310,13 @@ class ProtocolStoreTests {
         restored.pop(second);
         second.flush();
 
-        assertThat(raw.data.get("q/" + C_KEY + "/m")).isEqualTo(hex("0000000000000001 0000000000000001"));
-        assertThat(raw.data).doesNotContainKey(ProtocolStore.entryKey(C, 0));
+        assertThat(raw.get("q/" + C_KEY + "/m")).isEqualTo(hex("0000000000000001 0000000000000001"));
+        assertThat(raw.keys()).doesNotContain(ProtocolStore.entryKey(C, 0));
     }
 
     @Test
     void entryFlushedEarlierIsDeletedFromTheStore() {
-        RecordingStore raw = new RecordingStore();
+        TestStateStore raw = new TestStateStore();
         ProtocolStore store = new ProtocolStore(raw);
         store.putEntry(C, 0, entry(5));
         store.flush();
@@ -327,13 +325,13 @@ class ProtocolStoreTests {
         store.flush();
 
         String key = "q/" + C_KEY + "/e/0000000000000000";
-        assertThat(raw.log).containsExactly("put " + key, "delete " + key);
-        assertThat(raw.data).doesNotContainKey(key);
+        assertThat(raw.writes()).containsExactly("put " + key, "delete " + key);
+        assertThat(raw.keys()).doesNotContain(key);
     }
 
     @Test
     void flushWritesEachChangedKeyOnceWithItsLastValue() {
-        RecordingStore raw = new RecordingStore();
+        TestStateStore raw = new TestStateStore();
         ProtocolStore store = new ProtocolStore(raw);
 
         store.putFrontier(C, 1);
@@ -345,28 +343,28 @@ class ProtocolStoreTests {
         store.putCarried(new VectorClock().advanceTo(C, 42));
         store.flush();
 
-        assertThat(raw.log).containsExactlyInAnyOrder("put f/" + C_KEY, "put sq/" + C_KEY, "put ca");
-        assertThat(raw.data.get("f/" + C_KEY)).isEqualTo(hex("0000000000000003"));
-        assertThat(raw.data.get("sq/" + C_KEY)).isEqualTo(hex("0000000000000002"));
-        assertThat(raw.data.get("ca")).isEqualTo(ClockCodecTests.ONE_OFFSET.bytes());
+        assertThat(raw.writes()).containsExactlyInAnyOrder("put f/" + C_KEY, "put sq/" + C_KEY, "put ca");
+        assertThat(raw.get("f/" + C_KEY)).isEqualTo(hex("0000000000000003"));
+        assertThat(raw.get("sq/" + C_KEY)).isEqualTo(hex("0000000000000002"));
+        assertThat(raw.get("ca")).isEqualTo(ClockCodecTests.ONE_OFFSET.bytes());
     }
 
     @Test
     void flushWritesNothingWhenNothingChanged() {
-        RecordingStore raw = new RecordingStore();
+        TestStateStore raw = new TestStateStore();
         ProtocolStore store = new ProtocolStore(raw);
         store.putFrontier(C, 1);
         store.flush();
-        raw.log.clear();
+        raw.writes().clear();
 
         store.flush();
 
-        assertThat(raw.log).isEmpty();
+        assertThat(raw.writes()).isEmpty();
     }
 
     @Test
     void deletingAKeyRewrittenInTheSameFlushStillDeletesItFromTheStore() {
-        RecordingStore raw = new RecordingStore();
+        TestStateStore raw = new TestStateStore();
         ProtocolStore store = new ProtocolStore(raw);
         store.putFrontier(C, 1);
         store.putChannelClock(C, new VectorClock());
@@ -376,14 +374,14 @@ class ProtocolStoreTests {
         store.deleteInput(C, List.of(new SeqKey(C, S1)));
         store.flush();
 
-        assertThat(raw.data).doesNotContainKeys("f/" + C_KEY, "cc/" + C_KEY);
-        assertThat(raw.log).endsWith("delete f/" + C_KEY, "delete cc/" + C_KEY, "delete q/" + C_KEY + "/m",
+        assertThat(raw.keys()).doesNotContain("f/" + C_KEY, "cc/" + C_KEY);
+        assertThat(raw.writes()).endsWith("delete f/" + C_KEY, "delete cc/" + C_KEY, "delete q/" + C_KEY + "/m",
                 "delete ds/" + C_KEY + "/" + S1);
     }
 
     @Test
     void discardDropsUnflushedWrites() {
-        RecordingStore raw = new RecordingStore();
+        TestStateStore raw = new TestStateStore();
         ProtocolStore store = new ProtocolStore(raw);
         store.putFrontier(C, 1);
         store.putEntry(C, 0, entry(1));
@@ -391,12 +389,12 @@ class ProtocolStoreTests {
         store.discard();
         store.flush();
 
-        assertThat(raw.log).isEmpty();
+        assertThat(raw.writes()).isEmpty();
     }
 
     @Test
     void valuesUseTheDocumentedFixedWidthLayouts() {
-        RecordingStore raw = new RecordingStore();
+        TestStateStore raw = new TestStateStore();
         ProtocolStore store = new ProtocolStore(raw);
 
         store.putQueueMeta(C, 3, 9);
@@ -404,14 +402,14 @@ class ProtocolStoreTests {
         store.putChannelClock(C, ClockCodecTests.MIXED.clock().get());
         store.flush();
 
-        assertThat(raw.data.get("q/" + C_KEY + "/m")).isEqualTo(hex("0000000000000003 0000000000000009"));
-        assertThat(raw.data.get("ds/" + C_KEY + "/" + S1)).isEqualTo(hex("0000000000000004 000000000000004D"));
-        assertThat(raw.data.get("cc/" + C_KEY)).isEqualTo(ClockCodecTests.MIXED.bytes());
+        assertThat(raw.get("q/" + C_KEY + "/m")).isEqualTo(hex("0000000000000003 0000000000000009"));
+        assertThat(raw.get("ds/" + C_KEY + "/" + S1)).isEqualTo(hex("0000000000000004 000000000000004D"));
+        assertThat(raw.get("cc/" + C_KEY)).isEqualTo(ClockCodecTests.MIXED.bytes());
     }
 
     @Test
     void heldEntriesAndIndicesSurviveARestore() {
-        RecordingStore raw = new RecordingStore();
+        TestStateStore raw = new TestStateStore();
         ProtocolStore store = new ProtocolStore(raw);
         HoldQueue queue = new HoldQueue(C);
         queue.enqueue(entry(5), store);
@@ -433,7 +431,7 @@ class ProtocolStoreTests {
 
     @Test
     void restoreFailsWhenAnEntryTheIndicesClaimIsMissing() {
-        RecordingStore raw = new RecordingStore();
+        TestStateStore raw = new TestStateStore();
         ProtocolStore store = new ProtocolStore(raw);
         HoldQueue queue = new HoldQueue(C);
         queue.enqueue(entry(5), store);
@@ -461,41 +459,5 @@ class ProtocolStoreTests {
         assertThat(actual.seq()).isEqualTo(expected.seq());
         assertThat(actual.key()).isEqualTo(expected.key());
         assertThat(actual.value()).isEqualTo(expected.value());
-    }
-
-    /**
-     * A TreeMap-backed {@link StateStore} that logs every call reaching it. Private to this test;
-     * other suites keep their own in-memory store.
-     */
-    private static final class RecordingStore implements StateStore {
-        final TreeMap<String, byte[]> data = new TreeMap<>();
-        final List<String> log = new ArrayList<>();
-
-        @Override
-        public byte[] get(String key) {
-            return data.get(key);
-        }
-
-        @Override
-        public void put(String key, byte[] value) {
-            log.add("put " + key);
-            data.put(key, value.clone());
-        }
-
-        @Override
-        public void delete(String key) {
-            log.add("delete " + key);
-            data.remove(key);
-        }
-
-        @Override
-        public void forEachPrefix(String prefix, BiConsumer<String, byte[]> action) {
-            for (Map.Entry<String, byte[]> e : data.tailMap(prefix, true).entrySet()) {
-                if (!e.getKey().startsWith(prefix)) {
-                    break;
-                }
-                action.accept(e.getKey(), e.getValue().clone());
-            }
-        }
     }
 }

@@ -3,13 +3,8 @@ package io.github.tobyjamesclements.parsley;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
-import java.util.Set;
-import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.UUID;
-import java.util.function.BiConsumer;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -26,7 +21,7 @@ class ReplayGuardTests {
 
     private CausalNode node() {
         NodeConfig config = new NodeConfig("n", new UUID(9, 9), new TreeSet<>(List.of(c, d)), new TreeSet<>());
-        return new CausalNode(config, new MapStore(), new NoOffsets());
+        return new CausalNode(config, new TestStateStore(), new TestBrokerOffsets());
     }
 
     @Test
@@ -61,43 +56,5 @@ class ReplayGuardTests {
         n.onRecord(new InboundRecord(c, 4, new VectorClock(), SENDER, 3, null, null, 0));
 
         assertThat(n.marks.get(new SeqKey(c, SENDER))).isEqualTo(new ProtocolStore.Mark(5, 6));
-    }
-
-    /** A plain in-memory store. */
-    private static final class MapStore implements StateStore {
-        private final TreeMap<String, byte[]> map = new TreeMap<>();
-
-        @Override
-        public byte[] get(String key) {
-            return map.get(key);
-        }
-
-        @Override
-        public void put(String key, byte[] value) {
-            map.put(key, value);
-        }
-
-        @Override
-        public void delete(String key) {
-            map.remove(key);
-        }
-
-        @Override
-        public void forEachPrefix(String prefix, BiConsumer<String, byte[]> action) {
-            map.subMap(prefix, prefix + Character.MAX_VALUE).forEach(action);
-        }
-    }
-
-    /** A broker with no sinks and nothing truncated. */
-    private static final class NoOffsets implements BrokerOffsets {
-        @Override
-        public Optional<Map<Integer, Long>> endOffsets(UUID topicId) {
-            return Optional.empty();
-        }
-
-        @Override
-        public LogStarts logStarts(Set<Channel> channels) {
-            return new LogStarts(Map.of(), Set.of());
-        }
     }
 }
