@@ -1,6 +1,5 @@
 package io.github.tobyjamesclements.parsley;
 
-import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -67,7 +66,7 @@ final class ProtocolStore {
                 store.put(k, v);
             }
         });
-        fresh.forEach((ref, e) -> store.put(keys.entry(ref.channel(), ref.index()), encodeEntry(e)));
+        fresh.forEach((ref, e) -> store.put(keys.entry(ref.channel(), ref.index()), HeldEntryEnvelope.encode(e)));
         pending.clear();
         fresh.clear();
     }
@@ -259,7 +258,7 @@ final class ProtocolStore {
                 }
             } else {
                 long index = Long.parseUnsignedLong(tail.substring(2), 16);
-                entries.computeIfAbsent(c, x -> new TreeMap<>()).put(index, decodeEntry(v));
+                entries.computeIfAbsent(c, x -> new TreeMap<>()).put(index, HeldEntryEnvelope.decode(v));
             }
         });
         Map<Channel, HoldQueue> out = new TreeMap<>();
@@ -277,75 +276,6 @@ final class ProtocolStore {
 
     private void scan(String prefix, BiConsumer<Channel, byte[]> action) {
         store.forEachPrefix(prefix, (k, v) -> action.accept(parseChannel(k.substring(prefix.length())), v));
-    }
-
-    // Held-record envelope (protocol.md §10.3, with the clock in Parsley's wire format) ----
-
-    static byte[] encodeEntry(HeldEntry e) {
-        byte[] clock = ClockCodec.encode(e.clock());
-        int keyLen = e.key() == null ? 0 : e.key().length;
-        int valueLen = e.value() == null ? 0 : e.value().length;
-        ByteBuffer b = ByteBuffer.allocate(8 + 8 + 1 + 24 + 4 + clock.length + 4 + keyLen + 4 + valueLen);
-        b.putLong(e.offset()).putLong(e.timestamp());
-        b.put((byte) (e.tagged() ? 1 : 0));
-        b.putLong(e.tagged() ? e.sender().getMostSignificantBits() : 0);
-        b.putLong(e.tagged() ? e.sender().getLeastSignificantBits() : 0);
-        b.putLong(e.tagged() ? e.seq() : -1);
-        b.putInt(clock.length).put(clock);
-        putBytes(b, e.key());
-        putBytes(b, e.value());
-        return b.array();
-    }
-
-    /** Strict like the clock: anything {@link #encodeEntry} would not write is corrupt. */
-    static HeldEntry decodeEntry(byte[] bytes) {
-        ByteBuffer b = ByteBuffer.wrap(bytes);
-        try {
-            long offset = b.getLong();
-            long timestamp = b.getLong();
-            byte tag = b.get();
-            UUID sender = new UUID(b.getLong(), b.getLong());
-            long seq = b.getLong();
-            boolean consistent = tag == 1 ? seq >= 0 : tag == 0 && seq == -1 && sender.equals(new UUID(0, 0));
-            if (!consistent) {
-                throw new CorruptClockException("Malformed held-record envelope: inconsistent sender tag; tagged=" + tag
-                        + ", sender=" + sender + ", seq=" + seq);
-            }
-            VectorClock clock = ClockCodec.decode(getBytes(b));
-            byte[] key = getBytes(b);
-            byte[] value = getBytes(b);
-            if (b.hasRemaining()) {
-                throw new CorruptClockException("Malformed held-record envelope: " + b.remaining() + " trailing bytes");
-            }
-            return new HeldEntry(offset, clock, tag == 1 ? sender : null, seq, key, value, timestamp);
-        } catch (BufferUnderflowException e) {
-            throw new CorruptClockException("Malformed held-record envelope: truncated at byte " + b.position(), e);
-        }
-    }
-
-    private static void putBytes(ByteBuffer b, byte[] bytes) {
-        if (bytes == null) {
-            b.putInt(-1);
-        } else {
-            b.putInt(bytes.length).put(bytes);
-        }
-    }
-
-    private static byte[] getBytes(ByteBuffer b) {
-        int len = b.getInt();
-        if (len < -1) {
-            throw new CorruptClockException("Malformed held-record envelope: negative length " + len);
-        }
-        if (len > b.remaining()) {
-            throw new CorruptClockException("Malformed held-record envelope: length " + len + " exceeds the "
-                    + b.remaining() + " remaining bytes");
-        }
-        if (len == -1) {
-            return null;
-        }
-        byte[] out = new byte[len];
-        b.get(out);
-        return out;
     }
 
     /** The highest delivered sequence from one sender on one channel, and where it was delivered. */

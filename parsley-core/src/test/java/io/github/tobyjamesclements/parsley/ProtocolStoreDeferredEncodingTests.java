@@ -22,8 +22,8 @@ class ProtocolStoreDeferredEncodingTests {
         store.flush();
 
         assertThat(backing.keys()).containsExactly(ProtocolStore.entryKey(C, 7));
-        assertThat(backing.get(ProtocolStore.entryKey(C, 7))).isEqualTo(ProtocolStore.encodeEntry(entry));
-        assertThat(ProtocolStore.decodeEntry(backing.get(ProtocolStore.entryKey(C, 7))).clock())
+        assertThat(backing.get(ProtocolStore.entryKey(C, 7))).isEqualTo(HeldEntryEnvelope.encode(entry));
+        assertThat(HeldEntryEnvelope.decode(backing.get(ProtocolStore.entryKey(C, 7))).clock())
                 .isEqualTo(entry.clock());
     }
 

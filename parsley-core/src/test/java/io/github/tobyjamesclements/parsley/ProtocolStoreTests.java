@@ -48,16 +48,16 @@ class ProtocolStoreTests {
         HeldEntry entry = new HeldEntry(1, new VectorClock().advanceTo(new Channel(T2, 1), 5), S1, 10,
                 hex("0A0B"), hex("0C"), 0x1122334455667788L);
 
-        assertThat(ProtocolStore.encodeEntry(entry)).isEqualTo(hex(TAGGED_HEX)).hasSize(78);
-        assertSameEntry(ProtocolStore.decodeEntry(hex(TAGGED_HEX)), entry);
+        assertThat(HeldEntryEnvelope.encode(entry)).isEqualTo(hex(TAGGED_HEX)).hasSize(78);
+        assertSameEntry(HeldEntryEnvelope.decode(hex(TAGGED_HEX)), entry);
     }
 
     @Test
     void untaggedEntryWithNullKeyAndValueMatchesTheGoldenEnvelope() {
         HeldEntry entry = new HeldEntry(7, new VectorClock(), null, -1, null, null, 0);
 
-        assertThat(ProtocolStore.encodeEntry(entry)).isEqualTo(hex(UNTAGGED_HEX)).hasSize(56);
-        HeldEntry decoded = ProtocolStore.decodeEntry(hex(UNTAGGED_HEX));
+        assertThat(HeldEntryEnvelope.encode(entry)).isEqualTo(hex(UNTAGGED_HEX)).hasSize(56);
+        HeldEntry decoded = HeldEntryEnvelope.decode(hex(UNTAGGED_HEX));
         assertSameEntry(decoded, entry);
         assertThat(decoded.tagged()).isFalse();
     }
@@ -68,8 +68,8 @@ class ProtocolStoreTests {
         String expected = "0000000000000000 FFFFFFFFFFFFFFFB 01 " + S1_HEX + " 0000000000000000"
                 + " 00000003 010000 00000000 00000000";
 
-        assertThat(ProtocolStore.encodeEntry(entry)).isEqualTo(hex(expected));
-        HeldEntry decoded = ProtocolStore.decodeEntry(hex(expected));
+        assertThat(HeldEntryEnvelope.encode(entry)).isEqualTo(hex(expected));
+        HeldEntry decoded = HeldEntryEnvelope.decode(hex(expected));
         assertThat(decoded.key()).isNotNull().isEmpty();
         assertThat(decoded.value()).isNotNull().isEmpty();
     }
@@ -78,7 +78,7 @@ class ProtocolStoreTests {
     void untaggedEntryIgnoresAnyStaleSeq() {
         HeldEntry entry = new HeldEntry(7, new VectorClock(), null, 99, null, null, 0);
 
-        assertThat(ProtocolStore.encodeEntry(entry)).isEqualTo(hex(UNTAGGED_HEX));
+        assertThat(HeldEntryEnvelope.encode(entry)).isEqualTo(hex(UNTAGGED_HEX));
     }
 
     @Test
@@ -86,7 +86,7 @@ class ProtocolStoreTests {
         byte[] full = hex(TAGGED_HEX);
         for (int length = 0; length < full.length; length++) {
             byte[] prefix = Arrays.copyOf(full, length);
-            assertThatThrownBy(() -> ProtocolStore.decodeEntry(prefix)).as("prefix of length %d", length)
+            assertThatThrownBy(() -> HeldEntryEnvelope.decode(prefix)).as("prefix of length %d", length)
                     .isInstanceOf(CorruptClockException.class);
         }
     }
@@ -98,9 +98,9 @@ class ProtocolStoreTests {
         String hugeKey = UNTAGGED_HEX.substring(0, UNTAGGED_HEX.length() - "FFFFFFFF FFFFFFFF".length())
                 + "7FFFFFFF FFFFFFFF";
 
-        assertThatThrownBy(() -> ProtocolStore.decodeEntry(hex(hugeClock))).isExactlyInstanceOf(CorruptClockException.class)
+        assertThatThrownBy(() -> HeldEntryEnvelope.decode(hex(hugeClock))).isExactlyInstanceOf(CorruptClockException.class)
                 .hasMessage("Malformed held-record envelope: length 2147483632 exceeds the 11 remaining bytes");
-        assertThatThrownBy(() -> ProtocolStore.decodeEntry(hex(hugeKey))).isExactlyInstanceOf(CorruptClockException.class)
+        assertThatThrownBy(() -> HeldEntryEnvelope.decode(hex(hugeKey))).isExactlyInstanceOf(CorruptClockException.class)
                 .hasMessage("Malformed held-record envelope: length 2147483647 exceeds the 4 remaining bytes");
     }
 
@@ -108,13 +108,13 @@ class ProtocolStoreTests {
     void negativeLengthOtherThanNullIsCorrupt() {
         String minusTwo = UNTAGGED_HEX.replace("FFFFFFFF FFFFFFFF", "FFFFFFFE FFFFFFFF");
 
-        assertThatThrownBy(() -> ProtocolStore.decodeEntry(hex(minusTwo))).isExactlyInstanceOf(CorruptClockException.class)
+        assertThatThrownBy(() -> HeldEntryEnvelope.decode(hex(minusTwo))).isExactlyInstanceOf(CorruptClockException.class)
                 .hasMessage("Malformed held-record envelope: negative length -2");
     }
 
     @Test
     void trailingBytesAfterTheEnvelopeAreCorrupt() {
-        assertThatThrownBy(() -> ProtocolStore.decodeEntry(hex(TAGGED_HEX + " 00")))
+        assertThatThrownBy(() -> HeldEntryEnvelope.decode(hex(TAGGED_HEX + " 00")))
                 .isExactlyInstanceOf(CorruptClockException.class)
                 .hasMessage("Malformed held-record envelope: 1 trailing bytes");
     }
@@ -123,7 +123,7 @@ class ProtocolStoreTests {
     void tagByteOtherThanZeroOrOneIsCorrupt() {
         String two = TAGGED_HEX.replaceFirst("1122334455667788 01", "1122334455667788 02");
 
-        assertThatThrownBy(() -> ProtocolStore.decodeEntry(hex(two))).isExactlyInstanceOf(CorruptClockException.class)
+        assertThatThrownBy(() -> HeldEntryEnvelope.decode(hex(two))).isExactlyInstanceOf(CorruptClockException.class)
                 .hasMessage("Malformed held-record envelope: inconsistent sender tag; tagged=2, sender=" + S1 + ", seq=10");
     }
 
@@ -132,9 +132,9 @@ class ProtocolStoreTests {
         String withSender = UNTAGGED_HEX.replaceFirst("00 0000000000000000 0000000000000000", "00 " + S1_HEX);
         String withSeq = UNTAGGED_HEX.replace("FFFFFFFFFFFFFFFF", "0000000000000003");
 
-        assertThatThrownBy(() -> ProtocolStore.decodeEntry(hex(withSender))).isExactlyInstanceOf(CorruptClockException.class)
+        assertThatThrownBy(() -> HeldEntryEnvelope.decode(hex(withSender))).isExactlyInstanceOf(CorruptClockException.class)
                 .hasMessage("Malformed held-record envelope: inconsistent sender tag; tagged=0, sender=" + S1 + ", seq=-1");
-        assertThatThrownBy(() -> ProtocolStore.decodeEntry(hex(withSeq))).isExactlyInstanceOf(CorruptClockException.class)
+        assertThatThrownBy(() -> HeldEntryEnvelope.decode(hex(withSeq))).isExactlyInstanceOf(CorruptClockException.class)
                 .hasMessage("Malformed held-record envelope: inconsistent sender tag; tagged=0, "
                         + "sender=00000000-0000-0000-0000-000000000000, seq=3");
     }
@@ -143,7 +143,7 @@ class ProtocolStoreTests {
     void taggedEnvelopeWithNegativeSeqIsCorrupt() {
         String negative = TAGGED_HEX.replace("000000000000000A", "FFFFFFFFFFFFFFFF");
 
-        assertThatThrownBy(() -> ProtocolStore.decodeEntry(hex(negative))).isExactlyInstanceOf(CorruptClockException.class)
+        assertThatThrownBy(() -> HeldEntryEnvelope.decode(hex(negative))).isExactlyInstanceOf(CorruptClockException.class)
                 .hasMessage("Malformed held-record envelope: inconsistent sender tag; tagged=1, sender=" + S1 + ", seq=-1");
     }
 
@@ -151,7 +151,7 @@ class ProtocolStoreTests {
     void corruptClockInsideTheEnvelopeIsCorrupt() {
         String badVersion = TAGGED_HEX.replace("00000016 01 01", "00000016 02 01");
 
-        assertThatThrownBy(() -> ProtocolStore.decodeEntry(hex(badVersion))).isExactlyInstanceOf(CorruptClockException.class)
+        assertThatThrownBy(() -> HeldEntryEnvelope.decode(hex(badVersion))).isExactlyInstanceOf(CorruptClockException.class)
                 .hasMessage("Unknown clock version 2; this build reads version 1");
     }
 
@@ -183,13 +183,13 @@ class ProtocolStoreTests {
         for (byte[] input : damaged) {
             HeldEntry decoded;
             try {
-                decoded = ProtocolStore.decodeEntry(input);
+                decoded = HeldEntryEnvelope.decode(input);
             } catch (CorruptClockException e) {
                 continue;
             } catch (RuntimeException | Error e) {
-                throw new AssertionError("decodeEntry threw " + e + " for " + HexFormat.of().formatHex(input), e);
+                throw new AssertionError("HeldEntryEnvelope.decode threw " + e + " for " + HexFormat.of().formatHex(input), e);
             }
-            assertThat(ProtocolStore.encodeEntry(decoded)).as(HexFormat.of().formatHex(input)).isEqualTo(input);
+            assertThat(HeldEntryEnvelope.encode(decoded)).as(HexFormat.of().formatHex(input)).isEqualTo(input);
             accepted++;
         }
         assertThat(accepted).as("damage to payload fields stays decodable").isPositive();

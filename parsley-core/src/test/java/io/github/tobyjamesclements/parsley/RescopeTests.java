@@ -120,7 +120,7 @@ class RescopeTests {
     void entriesOutsideTheQueueIndicesAreIgnoredAtRestore() {
         CausalNode first = rig.start();
         first.onRecord(record(C, 0, clock().advanceTo(D, 0)));
-        rig.store.put(ProtocolStore.entryKey(C, 7), ProtocolStore.encodeEntry(
+        rig.store.put(ProtocolStore.entryKey(C, 7), HeldEntryEnvelope.encode(
                 HeldEntry.of(record(C, 9))));
 
         assertThat(rig.start().held(C)).isEqualTo(1);

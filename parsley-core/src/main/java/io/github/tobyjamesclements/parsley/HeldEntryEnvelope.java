@@ -1,0 +1,83 @@
+package io.github.tobyjamesclements.parsley;
+
+import java.nio.BufferUnderflowException;
+import java.nio.ByteBuffer;
+import java.util.UUID;
+
+/**
+ * The stored form of a held record (protocol.md §10.3, with the clock in Parsley's wire format):
+ * offset, timestamp, sender tag, clock, key and value. Decoding is strict like the clock's: any
+ * byte string {@link #encode} would not write is a {@link CorruptClockException}.
+ */
+final class HeldEntryEnvelope {
+
+    private HeldEntryEnvelope() {
+    }
+
+    static byte[] encode(HeldEntry e) {
+        byte[] clock = ClockCodec.encode(e.clock());
+        int keyLen = e.key() == null ? 0 : e.key().length;
+        int valueLen = e.value() == null ? 0 : e.value().length;
+        ByteBuffer b = ByteBuffer.allocate(8 + 8 + 1 + 24 + 4 + clock.length + 4 + keyLen + 4 + valueLen);
+        b.putLong(e.offset()).putLong(e.timestamp());
+        b.put((byte) (e.tagged() ? 1 : 0));
+        b.putLong(e.tagged() ? e.sender().getMostSignificantBits() : 0);
+        b.putLong(e.tagged() ? e.sender().getLeastSignificantBits() : 0);
+        b.putLong(e.tagged() ? e.seq() : -1);
+        b.putInt(clock.length).put(clock);
+        putBytes(b, e.key());
+        putBytes(b, e.value());
+        return b.array();
+    }
+
+    /** Strict like the clock: anything {@link #encode} would not write is corrupt. */
+    static HeldEntry decode(byte[] bytes) {
+        ByteBuffer b = ByteBuffer.wrap(bytes);
+        try {
+            long offset = b.getLong();
+            long timestamp = b.getLong();
+            byte tag = b.get();
+            UUID sender = new UUID(b.getLong(), b.getLong());
+            long seq = b.getLong();
+            boolean consistent = tag == 1 ? seq >= 0 : tag == 0 && seq == -1 && sender.equals(new UUID(0, 0));
+            if (!consistent) {
+                throw new CorruptClockException("Malformed held-record envelope: inconsistent sender tag; tagged=" + tag
+                        + ", sender=" + sender + ", seq=" + seq);
+            }
+            VectorClock clock = ClockCodec.decode(getBytes(b));
+            byte[] key = getBytes(b);
+            byte[] value = getBytes(b);
+            if (b.hasRemaining()) {
+                throw new CorruptClockException("Malformed held-record envelope: " + b.remaining() + " trailing bytes");
+            }
+            return new HeldEntry(offset, clock, tag == 1 ? sender : null, seq, key, value, timestamp);
+        } catch (BufferUnderflowException e) {
+            throw new CorruptClockException("Malformed held-record envelope: truncated at byte " + b.position(), e);
+        }
+    }
+
+    private static void putBytes(ByteBuffer b, byte[] bytes) {
+        if (bytes == null) {
+            b.putInt(-1);
+        } else {
+            b.putInt(bytes.length).put(bytes);
+        }
+    }
+
+    private static byte[] getBytes(ByteBuffer b) {
+        int len = b.getInt();
+        if (len < -1) {
+            throw new CorruptClockException("Malformed held-record envelope: negative length " + len);
+        }
+        if (len > b.remaining()) {
+            throw new CorruptClockException("Malformed held-record envelope: length " + len + " exceeds the "
+                    + b.remaining() + " remaining bytes");
+        }
+        if (len == -1) {
+            return null;
+        }
+        byte[] out = new byte[len];
+        b.get(out);
+        return out;
+    }
+}
