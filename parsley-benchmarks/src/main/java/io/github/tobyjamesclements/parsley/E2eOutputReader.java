@@ -36,27 +36,31 @@ final class E2eOutputReader implements AutoCloseable {
         long offsetTopics;
 
         double valueMean() {
-            return records == 0 ? 0 : (double) valueSum / records;
+            return mean(valueSum);
         }
 
         double clockMean() {
-            return records == 0 ? 0 : (double) clockSum / records;
+            return mean(clockSum);
         }
 
         double wireMean() {
-            return records == 0 ? 0 : (double) wireSum / records;
+            return mean(wireSum);
         }
 
         double offsetEntriesMean() {
-            return records == 0 ? 0 : (double) offsetEntries / records;
+            return mean(offsetEntries);
         }
 
         double offsetTopicsMean() {
-            return records == 0 ? 0 : (double) offsetTopics / records;
+            return mean(offsetTopics);
         }
 
         double seqEntriesMean() {
-            return records == 0 ? 0 : (double) seqEntries / records;
+            return mean(seqEntries);
+        }
+
+        private double mean(long sum) {
+            return records == 0 ? 0 : (double) sum / records;
         }
     }
 

@@ -476,8 +476,8 @@ final class EndToEndBenchmark {
     /**
      * Plain Kafka Streams EOS copy: source, processor forwarding each record unchanged, sink. With
      * {@code storePuts > 0} (the {@code baseline-store} reference) the processor also writes that
-     * many 16-byte values per record to a logged RocksDB store without caching, as Parsley's
-     * protocol store is configured.
+     * many 16-byte values per record to a logged RocksDB store without caching: what Parsley's
+     * protocol-store writes cost before its stores were cached.
      */
     App baseline(String id, String in, String out, Path stateDir, AtomicLong runningAt, int storePuts) {
         Topology t = new Topology();
