@@ -10,6 +10,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -27,6 +28,7 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.config.TopicConfig;
+import org.apache.kafka.common.errors.TopicAuthorizationException;
 import org.apache.kafka.common.errors.UnknownTopicIdException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.slf4j.Logger;
@@ -36,7 +38,16 @@ import org.slf4j.LoggerFactory;
  * The production catalog over an {@link Admin} built from the application's full client
  * configuration (protocol.md §16.9). Resolves every declared topic once, refuses compacted causal
  * topics (§16.5), answers end offsets by topic id with the high watermark (§16.1, §16.2) and log
- * starts with definitive absence only for unknown topic ids (§8.2).
+ * starts (§8.2).
+ *
+ * <p>Absence is reported only when proven. Kafka answers a describe-by-id of a topic the
+ * principal may not describe exactly as it answers one of a deleted topic
+ * ({@link UnknownTopicIdException}), so an unknown id proves nothing by itself. A topic is proven
+ * gone only when its name is known (declared, or resolved by id earlier in this process) and a
+ * describe by that name, which Kafka answers with an authorization error when the principal may
+ * not see it, says the topic does not exist or now has another id. Every other unknown id is
+ * unresolved: its claims are kept, and a WARN names the permission that would resolve it, once
+ * per topic (docs/protocol-decisions.md, "Unresolvable topics keep their claims").
  */
 final class AdminTopicCatalog implements TopicCatalog {
 
@@ -46,7 +57,9 @@ final class AdminTopicCatalog implements TopicCatalog {
     private final Admin admin;
     private final Map<String, UUID> ids = new TreeMap<>();
     private final Map<String, Integer> partitions = new TreeMap<>();
-    private final Map<UUID, String> names = new TreeMap<>();
+    /** Every id resolved to a name so far; sweeps of several stream threads add to it. */
+    private final Map<UUID, String> names = new ConcurrentHashMap<>();
+    private final Set<UUID> warnedUnresolved = ConcurrentHashMap.newKeySet();
 
     /**
      * Resolves the declared topics.
@@ -155,10 +168,17 @@ final class AdminTopicCatalog implements TopicCatalog {
 
     @Override
     public Optional<Map<Integer, Long>> endOffsets(UUID topicId) {
-        Optional<String> name = nameById(topicId);
-        if (name.isEmpty()) {
+        Resolution r = resolve(topicId);
+        if (r instanceof Resolution.Gone) {
             return Optional.empty();
         }
+        if (r instanceof Resolution.Unresolved u) {
+            throw new IllegalStateException("Cannot resolve topic id " + topicId + ", a former sink of this stage whose"
+                    + " records it must keep claiming: " + u.why() + "; grant this application's principal DESCRIBE on"
+                    + " that topic (" + aclHint(topicId) + "); its claims are never dropped unless the topic is proven"
+                    + " gone");
+        }
+        Optional<String> name = Optional.of(((Resolution.Visible) r).name());
         int count = describeByName(name.get()).partitions().size();
         Map<TopicPartition, OffsetSpec> specs = new HashMap<>();
         for (int p = 0; p < count; p++) {
@@ -180,18 +200,39 @@ final class AdminTopicCatalog implements TopicCatalog {
                 .collect(Collectors.groupingBy(Channel::topicId, TreeMap::new, Collectors.toList()));
         Map<Channel, Long> starts = new TreeMap<>();
         Set<Channel> absent = new TreeSet<>();
+        Set<Channel> unresolved = new TreeSet<>();
         byTopic.forEach((id, list) -> {
-            Optional<String> name = nameById(id);
-            if (name.isEmpty()) {
+            Resolution r = resolve(id);
+            if (r instanceof Resolution.Gone) {
                 absent.addAll(list);
-                return;
+            } else if (r instanceof Resolution.Unresolved u) {
+                unresolved.addAll(list);
+                warnOnce(id, u.why());
+            } else {
+                String name = ((Resolution.Visible) r).name();
+                Map<TopicPartition, OffsetSpec> specs = new HashMap<>();
+                list.forEach(c -> specs.put(new TopicPartition(name, c.partition()), OffsetSpec.earliest()));
+                await(admin.listOffsets(specs).all(), "list log starts")
+                        .forEach((tp, info) -> starts.put(new Channel(id, tp.partition()), info.offset()));
             }
-            Map<TopicPartition, OffsetSpec> specs = new HashMap<>();
-            list.forEach(c -> specs.put(new TopicPartition(name.get(), c.partition()), OffsetSpec.earliest()));
-            await(admin.listOffsets(specs).all(), "list log starts")
-                    .forEach((tp, info) -> starts.put(new Channel(id, tp.partition()), info.offset()));
         });
-        return new LogStarts(starts, absent);
+        return new LogStarts(starts, absent, unresolved);
+    }
+
+    private void warnOnce(UUID id, String why) {
+        if (warnedUnresolved.add(id)) {
+            log.warn("Cannot resolve topic id {}: {}. Claims on it are kept in the clocks this application carries"
+                    + " on (they cost header bytes, never order). If the topic exists, grant this application's"
+                    + " principal DESCRIBE on it ({}); meter parsley.topics.unresolvable counts such topics per stage",
+                    id, why, aclHint(id));
+        }
+    }
+
+    private String aclHint(UUID id) {
+        String name = names.get(id);
+        String topic = name != null ? name : "<the topic whose TopicId is " + toKafka(id)
+                + ", as kafka-topics.sh --describe shows it to an administrator>";
+        return "kafka-acls.sh --add --allow-principal User:<principal> --operation Describe --topic " + topic;
     }
 
     @Override
@@ -205,18 +246,61 @@ final class AdminTopicCatalog implements TopicCatalog {
         return true;
     }
 
-    private Optional<String> nameById(UUID id) {
+    /** What describing a topic id tells: a name, proven absence, or nothing certain. */
+    private sealed interface Resolution {
+        record Visible(String name) implements Resolution {
+        }
+
+        record Gone() implements Resolution {
+        }
+
+        record Unresolved(String why) implements Resolution {
+        }
+    }
+
+    private Resolution resolve(UUID id) {
         try {
             TopicDescription d = admin.describeTopics(TopicCollection.ofTopicIds(List.of(toKafka(id))))
                     .allTopicIds().get(TIMEOUT_SECONDS, TimeUnit.SECONDS).get(toKafka(id));
-            return Optional.of(d.name());
+            names.put(id, d.name());
+            return new Resolution.Visible(d.name());
         } catch (ExecutionException e) {
-            if (e.getCause() instanceof UnknownTopicIdException) {
-                return Optional.empty();
+            if (e.getCause() instanceof UnknownTopicIdException || e.getCause() instanceof TopicAuthorizationException) {
+                return provenGoneByName(id);
             }
             throw new IllegalStateException("Cannot describe topic id; id=" + id + ": " + e.getCause(), e);
         } catch (InterruptedException | TimeoutException e) {
             throw interrupted("Cannot describe topic id; id=" + id, e);
+        }
+    }
+
+    /**
+     * An id Kafka does not describe: deleted, or hidden from this principal. Proven gone only by
+     * its known name: absent under that name (an answer Kafka gives only to a principal allowed to
+     * describe it), or present under another id.
+     */
+    private Resolution provenGoneByName(UUID id) {
+        String name = names.get(id);
+        if (name == null) {
+            return new Resolution.Unresolved("Kafka does not describe it to this principal (it was deleted, or the"
+                    + " principal may not DESCRIBE it; Kafka answers both alike) and its name was never seen");
+        }
+        try {
+            TopicDescription d = admin.describeTopics(List.of(name)).topicNameValues().get(name)
+                    .get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            return toUuid(d.topicId()).equals(id)
+                    ? new Resolution.Unresolved("topic " + name + " exists, but its id is not yet described")
+                    : new Resolution.Gone();
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof UnknownTopicOrPartitionException) {
+                return new Resolution.Gone();
+            }
+            if (e.getCause() instanceof TopicAuthorizationException) {
+                return new Resolution.Unresolved("this principal may not DESCRIBE topic " + name);
+            }
+            throw new IllegalStateException("Cannot describe topic; topic=" + name + ": " + e.getCause(), e);
+        } catch (InterruptedException | TimeoutException e) {
+            throw interrupted("Cannot describe topic; topic=" + name, e);
         }
     }
 

@@ -261,10 +261,16 @@ class CausalNode implements DeliveryProtocol {
         }
     }
 
-    /** Queries the broker for the log starts of {@link #stampChannels()} and truncates to them. */
-    void truncateToLogStarts() {
+    /**
+     * Queries the broker for the log starts of {@link #stampChannels()} and truncates to them.
+     * Claims on topics that cannot be resolved are kept: only proven absence drops them.
+     *
+     * @return what the broker answered, for the host to report unresolved topics
+     */
+    BrokerOffsets.LogStarts truncateToLogStarts() {
         BrokerOffsets.LogStarts starts = brokerOffsets.logStarts(stampChannels());
         truncateToLogStarts(starts.starts(), starts.confirmedAbsent());
+        return starts;
     }
 
     // Diagnostics and views ---------------------------------------------------------------

@@ -218,7 +218,7 @@ final class CausalProcessor implements Processor<byte[], byte[], byte[], byte[]>
             catalog.verifyUnchanged(declaredTopics());
         }
         try {
-            node.truncateToLogStarts();
+            metrics.unresolvableTopics(node.truncateToLogStarts().unresolvedTopics().size());
         } catch (RuntimeException e) {
             metrics.sweepSkipped();
             log.warn("Truncation sweep skipped; stage={}, task={}: {}", stage.name(), context.taskId(), e.toString());

@@ -34,6 +34,7 @@ final class StageMetrics {
     private final Sensor ticks;
     private final Sensor offsetEntries;
     private final Sensor sequenceEntries;
+    private final Sensor unresolvableTopics;
 
     StageMetrics(StreamsMetrics metrics, String stage, String taskId, Iterable<String> topics) {
         this.metrics = metrics;
@@ -55,6 +56,9 @@ final class StageMetrics {
         offsetEntries = gauge("stamp-offset-entries", "Offset entries of the stamp's sources",
                 Sensor.RecordingLevel.INFO, tags);
         sequenceEntries = gauge("stamp-sequence-entries", "Unresolved sequence entries of the stamp's sources",
+                Sensor.RecordingLevel.INFO, tags);
+        unresolvableTopics = gauge("unresolvable-topics",
+                "Topics the stamp's clocks claim that the last truncation sweep could not resolve (claims kept)",
                 Sensor.RecordingLevel.INFO, tags);
         for (String topic : topics) {
             Map<String, String> t = new LinkedHashMap<>(tags);
@@ -81,6 +85,10 @@ final class StageMetrics {
 
     void sweepSkipped() {
         sweepsSkipped.record(1);
+    }
+
+    void unresolvableTopics(int count) {
+        unresolvableTopics.record(count);
     }
 
     void tickEmitted() {

@@ -742,4 +742,15 @@ class CausalNodeTests {
 
         assertThat(node.carried).isEqualTo(clock().advanceTo(NodeRig.Y, 7));
     }
+
+    @Test
+    void truncationSweepKeepsEveryClaimOnATopicItCannotSee() {
+        CausalNode node = nodeCarrying();
+        carryingRig.broker.logStart(NodeRig.Y, 3).hide(X.topicId());
+
+        BrokerOffsets.LogStarts seen = node.truncateToLogStarts();
+
+        assertThat(node.carried).isEqualTo(clock().advanceTo(X, 40).advanceTo(NodeRig.Y, 7));
+        assertThat(seen.unresolvedTopics()).containsExactly(X.topicId());
+    }
 }

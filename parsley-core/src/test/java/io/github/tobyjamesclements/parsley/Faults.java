@@ -293,12 +293,13 @@ final class Faults {
         }
 
         @Override
-        void truncateToLogStarts() {
+        BrokerOffsets.LogStarts truncateToLogStarts() {
             Map<Channel, Long> ends = new TreeMap<>();
             for (Channel c : stampChannels()) {
                 ends.put(c, brokerOffsets.endOffsets(c.topicId()).orElseThrow().get(c.partition()));
             }
             truncateToLogStarts(ends, Set.of());
+            return new BrokerOffsets.LogStarts(ends, Set.of());
         }
     }
 

@@ -11,13 +11,14 @@ import java.util.UUID;
 
 /**
  * A stub {@link BrokerOffsets} for unit tests: high watermarks per topic partition and log starts
- * per channel (0 unless set). A topic exists once any of its offsets was set; every other topic is
- * one the broker confirms absent.
+ * per channel (0 unless set). A topic exists once any of its offsets was set; a hidden topic may
+ * exist but cannot be seen; every other topic is one the broker confirms absent.
  */
 final class TestBrokerOffsets implements BrokerOffsets {
 
     private final Map<UUID, Map<Integer, Long>> ends = new TreeMap<>();
     private final Map<Channel, Long> logStarts = new TreeMap<>();
+    private final Set<UUID> hidden = new TreeSet<>();
     private final List<Set<Channel>> logStartQueries = new ArrayList<>();
 
     /** Creates a topic whose partitions {@code 0..partitions-1} are all empty. */
@@ -48,6 +49,12 @@ final class TestBrokerOffsets implements BrokerOffsets {
         return this;
     }
 
+    /** Hides a topic: it cannot be seen (as a topic the principal may not describe). */
+    TestBrokerOffsets hide(UUID topic) {
+        hidden.add(topic);
+        return this;
+    }
+
     /** The channel sets {@link #logStarts(Set)} was asked about, in call order. */
     List<Set<Channel>> logStartQueries() {
         return logStartQueries;
@@ -55,6 +62,9 @@ final class TestBrokerOffsets implements BrokerOffsets {
 
     @Override
     public Optional<Map<Integer, Long>> endOffsets(UUID topicId) {
+        if (hidden.contains(topicId)) {
+            throw new IllegalStateException("Cannot see topic id " + topicId);
+        }
         Map<Integer, Long> byPartition = ends.get(topicId);
         return byPartition == null ? Optional.empty() : Optional.of(Map.copyOf(byPartition));
     }
@@ -64,13 +74,16 @@ final class TestBrokerOffsets implements BrokerOffsets {
         logStartQueries.add(new TreeSet<>(channels));
         Map<Channel, Long> starts = new TreeMap<>();
         Set<Channel> absent = new TreeSet<>();
+        Set<Channel> unresolved = new TreeSet<>();
         for (Channel c : channels) {
-            if (ends.containsKey(c.topicId())) {
+            if (hidden.contains(c.topicId())) {
+                unresolved.add(c);
+            } else if (ends.containsKey(c.topicId())) {
                 starts.put(c, logStarts.getOrDefault(c, 0L));
             } else {
                 absent.add(c);
             }
         }
-        return new LogStarts(starts, absent);
+        return new LogStarts(starts, absent, unresolved);
     }
 }

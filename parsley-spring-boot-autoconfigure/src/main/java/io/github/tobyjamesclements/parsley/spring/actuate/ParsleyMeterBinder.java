@@ -57,6 +57,9 @@ public class ParsleyMeterBinder implements MeterBinder, KafkaStreams.StateListen
                     "stamp-offset-entries", Math::max);
             gauge(registry, "parsley.stamp.sequence.entries", "Unresolved sequence entries of the widest stamp",
                     tags, stage.name(), "stamp-sequence-entries", Math::max);
+            gauge(registry, "parsley.topics.unresolvable",
+                    "Topics the stage's clocks claim that it cannot resolve (deleted, or not visible to its principal);"
+                    + " claims on them are kept", tags, stage.name(), "unresolvable-topics", Math::max);
             counter(registry, "parsley.records.delivered", "Records released through the gate", tags, stage.name(),
                     "records-delivered-total");
             counter(registry, "parsley.replays.skipped", "Records dropped by the replay guard", tags, stage.name(),

@@ -65,6 +65,7 @@ class ParsleyMetricsAutoConfigurationTests {
                 assertThat(registry.get("parsley.records.held.age.max").tag("stage", stage).gauge()).isNotNull();
                 assertThat(registry.get("parsley.stamp.offset.entries").tag("stage", stage).gauge()).isNotNull();
                 assertThat(registry.get("parsley.stamp.sequence.entries").tag("stage", stage).gauge()).isNotNull();
+                assertThat(registry.get("parsley.topics.unresolvable").tag("stage", stage).gauge()).isNotNull();
                 assertThat(registry.get("parsley.records.delivered").tag("stage", stage).functionCounter().count())
                         .isZero();
                 assertThat(registry.get("parsley.replays.skipped").tag("stage", stage).functionCounter()).isNotNull();
