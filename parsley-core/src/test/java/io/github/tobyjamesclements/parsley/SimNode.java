@@ -40,7 +40,7 @@ import java.util.function.Supplier;
  * a seeded, deterministic probability, up to a hop limit (damped cycles).
  *
  * <p>A node may be denied sight of topics other nodes see (its principal may not describe them):
- * its node then queries the broker through {@link SimHiddenTopics}.
+ * its {@code CausalNode} then queries the broker through {@link SimHiddenTopics}.
  */
 final class SimNode {
 
@@ -725,7 +725,7 @@ final class SimNode {
         SimNode build() {
             declarations.add(new Declaration(consumed, sinks, routes));
             for (Declaration d : declarations) {
-                // reading or writing a topic needs more than describing it: a stage always sees its own topics
+                // Kafka's READ and WRITE imply DESCRIBE: a stage always sees the topics it consumes or writes
                 d.consumed().forEach(c -> requireVisible(c.topicId()));
                 d.sinks().forEach(this::requireVisible);
             }
