@@ -35,6 +35,7 @@ final class SimCatalogue {
                 new Entry(HighWatermarkSeedSimTests.class, HighWatermarkSeedSimTests.OPEN_SIBLING),
                 new Entry(FormerSinkSimTests.class, FormerSinkSimTests.DROPPED_SINK),
                 new Entry(UnknownPositionSimTests.class, UnknownPositionSimTests.FROM_OFFSET_ZERO),
-                new Entry(HeldRecordRetentionSimTests.class, HeldRecordRetentionSimTests.RESPECTING_HOLDS));
+                new Entry(HeldRecordRetentionSimTests.class, HeldRecordRetentionSimTests.RESPECTING_HOLDS),
+                new Entry(HiddenTopicSimTests.class, HiddenTopicSimTests.UNSEEN_ORIGIN));
     }
 }
