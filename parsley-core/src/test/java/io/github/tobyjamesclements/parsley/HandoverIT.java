@@ -87,7 +87,7 @@ class HandoverIT {
         }
     }
 
-    /** Two running instances of one counting application that share its tasks and delivered one record per partition. */
+    /** Two running instances of one counting application that share its tasks, each task past one record. */
     private Pair startPair(String name, BiConsumer<Properties, String> settings) throws Exception {
         String in = TestKafka.unique(name + "-in");
         String out = TestKafka.unique(name + "-out");
