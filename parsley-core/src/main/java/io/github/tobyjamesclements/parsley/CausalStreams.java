@@ -5,11 +5,13 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Properties;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.MetricName;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.LagInfo;
+import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.ThreadMetadata;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.TopologyDescription;
@@ -23,8 +25,15 @@ import org.apache.kafka.streams.processor.StateRestoreListener;
  *
  * <p>Thread-safe as {@code KafkaStreams} is. By default an uncaught exception shuts the client
  * down (fail closed); a handler that throws or returns null is treated the same way.
+ *
+ * <p>Closing leaves the consumer group, so the other instances of the application take over this
+ * one's tasks at once instead of after the session timeout. A static member (one configured with
+ * {@code group.instance.id}) stays in the group until its session expires, as it asked to.
  */
 public final class CausalStreams implements AutoCloseable {
+
+    /** The consumer's switch for a leave-group request on close; Kafka Streams defaults it to false. */
+    private static final String LEAVE_GROUP_ON_CLOSE = "internal.leave.group.on.close";
 
     private final String applicationId;
     private final KafkaStreams streams;
@@ -154,7 +163,22 @@ public final class CausalStreams implements AutoCloseable {
         return board.snapshot();
     }
 
-    /** Closes the application and its admin client, waiting as long as it takes. */
+    /**
+     * Makes the application's group members leave the group when they close. Kafka Streams turns
+     * leaving off, so a closed instance stays a member until its session times out and its tasks wait
+     * that long. In Kafka 4.1, {@code KafkaStreams.close(CloseOptions)} with {@code leaveGroup(true)}
+     * removes static members only (KAFKA-16514): the consumer setting is what makes a dynamic member
+     * leave. The consumer never sends a leave for a static member on close, so
+     * {@code group.instance.id} keeps its meaning.
+     */
+    static void leaveGroupOnClose(Properties properties) {
+        properties.put(StreamsConfig.mainConsumerPrefix(LEAVE_GROUP_ON_CLOSE), true);
+    }
+
+    /**
+     * Closes the application and its admin client, waiting as long as it takes. The application
+     * commits its current transaction and leaves the consumer group (see the class comment).
+     */
     @Override
     public void close() {
         try {
@@ -165,7 +189,8 @@ public final class CausalStreams implements AutoCloseable {
     }
 
     /**
-     * Closes the application, waiting at most {@code timeout}.
+     * Closes the application, waiting at most {@code timeout}. The application commits its current
+     * transaction and leaves the consumer group (see the class comment).
      *
      * @param timeout the longest wait, never null
      * @return whether all threads stopped in time

@@ -112,8 +112,8 @@ public final class Parsley {
      * The production wiring, not started: enforces {@code processing.guarantee=exactly_once_v2},
      * forces {@code read_committed} consumers and the application id, resolves every declared
      * topic through an admin client built from the full client configuration (security settings
-     * included), refuses compacted causal topics, and installs the position-capturing client
-     * supplier.
+     * included), refuses compacted causal topics, installs the position-capturing client supplier,
+     * and makes a closing instance leave the consumer group (see {@link CausalStreams}).
      *
      * @param properties Kafka Streams configuration, never null; not modified
      * @return the application handle, never null
@@ -149,6 +149,7 @@ public final class Parsley {
         p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
         p.put(StreamsConfig.consumerPrefix(ConsumerConfig.ISOLATION_LEVEL_CONFIG), "read_committed");
         p.put(StreamsConfig.mainConsumerPrefix(ConsumerConfig.ISOLATION_LEVEL_CONFIG), "read_committed");
+        CausalStreams.leaveGroupOnClose(p);
         StreamsConfig config = new StreamsConfig(p);
         Admin admin = Admin.create(config.getAdminConfigs(applicationId + "-parsley-admin"));
         try {

@@ -31,6 +31,13 @@ public class ParsleyProperties {
     /** Longest time to wait for the Streams client to close on shutdown. */
     private Duration closeTimeout = Duration.ofSeconds(20);
 
+    /**
+     * Whether the application's readiness follows the Streams client: accepting traffic only while
+     * it is RUNNING. Off by default, so a rebalance does not take the instance out of its load
+     * balancer.
+     */
+    private boolean readiness = false;
+
     /** Per-stage overrides, keyed by stage name. */
     private final Map<String, StageSettings> stages = new LinkedHashMap<>();
 
@@ -78,6 +85,14 @@ public class ParsleyProperties {
 
     public void setCloseTimeout(Duration closeTimeout) {
         this.closeTimeout = closeTimeout;
+    }
+
+    public boolean isReadiness() {
+        return readiness;
+    }
+
+    public void setReadiness(boolean readiness) {
+        this.readiness = readiness;
     }
 
     public Map<String, StageSettings> getStages() {

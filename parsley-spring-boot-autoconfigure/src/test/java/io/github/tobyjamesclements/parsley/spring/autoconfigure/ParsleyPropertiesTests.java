@@ -31,7 +31,7 @@ class ParsleyPropertiesTests {
         }
         assertThat(names).containsExactlyInAnyOrder("parsley.enabled", "parsley.application-id",
                 "parsley.truncation-interval", "parsley.hold-warning-after", "parsley.close-timeout",
-                "parsley.stages", "parsley.streams.enabled", "parsley.topics.create", "parsley.topics.partitions",
+                "parsley.readiness", "parsley.stages", "parsley.streams.enabled", "parsley.topics.create", "parsley.topics.partitions",
                 "parsley.topics.replication-factor", "parsley.health.hold-age-threshold",
                 "parsley.health.down-on-stall");
         assertThat(property(metadata, "parsley.truncation-interval").path("defaultValue").asString()).isEqualTo("10m");
