@@ -44,7 +44,8 @@ import org.awaitility.Awaitility;
  *
  * <p>The test kit writes a JAAS file of its own (and points the JVM at it); the listener's
  * {@code plain.sasl.jaas.config} takes precedence over it, so the users here are the broker's
- * users. The controller listener is plaintext and reached only by the broker itself.
+ * users. The controller listener authenticates too: the broker registers with its controller as
+ * {@link #ADMIN}, so no unauthenticated principal has to be a super user.
  */
 final class SecureKafka {
 
@@ -62,16 +63,23 @@ final class SecureKafka {
     static synchronized String bootstrap() {
         if (cluster == null) {
             cluster = start();
-            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-                try {
-                    cluster.close();
-                } catch (Exception e) {
-                    throw new IllegalStateException("Cannot stop the secured broker", e);
-                }
-            }));
+            Runtime.getRuntime().addShutdownHook(new Thread(SecureKafka::stop));
         }
         return cluster.bootstrapServers();
     }
+
+    /** Stops the shared admin client first, so it does not reconnect to a broker shutting down. */
+    private static synchronized void stop() {
+        if (admin != null) {
+            admin.close(Duration.ZERO);
+        }
+        try {
+            cluster.close();
+        } catch (Exception e) {
+            throw new IllegalStateException("Cannot stop the secured broker", e);
+        }
+    }
+
 
     private static KafkaClusterTestKit start() {
         TestKitNodes nodes = new TestKitNodes.Builder().setCombined(true).setNumBrokerNodes(1)
