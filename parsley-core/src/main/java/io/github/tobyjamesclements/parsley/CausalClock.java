@@ -109,7 +109,8 @@ public final class CausalClock {
             if (e.getCause() instanceof TopicAuthorizationException t) {
                 throw TopicAccessException.denied(AclOperation.DESCRIBE, List.of(topic), "a causal clock resolves"
                         + " the id of every topic it observes or records a send to; a producer needs Write on the"
-                        + " topics it writes and a consumer Read on those it reads, each of which includes Describe", t);
+                        + " topics it writes and a consumer Read on those it reads, each of which includes Describe",
+                        t);
             }
             throw new IllegalStateException("Cannot resolve topic; topic=" + topic + ": " + e.getCause(), e);
         } catch (InterruptedException | TimeoutException e) {

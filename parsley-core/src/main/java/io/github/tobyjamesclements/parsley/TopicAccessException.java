@@ -95,7 +95,7 @@ public class TopicAccessException extends RuntimeException {
                 + topics.stream().map(t -> " --topic " + t).collect(Collectors.joining());
     }
 
-    /** The operation as {@code kafka-acls.sh --operation} spells it: {@code DESCRIBE_CONFIGS} is {@code DescribeConfigs}. */
+    /** The operation as kafka-acls.sh spells it: {@code DESCRIBE_CONFIGS} is {@code DescribeConfigs}. */
     static String cliName(AclOperation operation) {
         StringBuilder out = new StringBuilder();
         for (String word : operation.name().split("_")) {
