@@ -120,6 +120,8 @@ public final class Parsley {
      * @throws IllegalArgumentException if {@code processing.guarantee} or {@code application.id}
      *     is set to another value, or {@code processing.exception.handler} or
      *     {@code production.exception.handler} to one that could continue past a failure
+     * @throws TopicAccessException if the principal may not describe a declared topic, or read the
+     *     configuration of a source or sink (the message names the ACL to grant)
      * @throws IllegalStateException if a declared topic is missing or compacted, or a tick topic
      *     has the wrong partition count
      */
