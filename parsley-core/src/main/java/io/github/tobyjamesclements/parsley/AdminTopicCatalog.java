@@ -207,10 +207,10 @@ final class AdminTopicCatalog implements TopicCatalog {
             return Optional.empty();
         }
         if (r instanceof Resolution.Unresolved u) {
-            throw new IllegalStateException("Cannot resolve topic id " + topicId + ", a former sink of this stage whose"
-                    + " records it must keep claiming: " + u.why() + "; grant this application's principal DESCRIBE on"
-                    + " that topic (" + aclHint(topicId) + "); its claims are never dropped unless the topic is proven"
-                    + " gone");
+            throw new IllegalStateException("Cannot resolve the end offsets of topic id " + topicId + ", a sink (declared"
+                    + " or former) of this stage whose records its stamps must claim: " + u.why() + "; grant this"
+                    + " application's principal DESCRIBE on that topic (" + aclHint(topicId) + "); claims are never"
+                    + " given up unless the topic is proven gone");
         }
         Optional<String> name = Optional.of(((Resolution.Visible) r).name());
         int count = describeByName(name.get()).partitions().size();
