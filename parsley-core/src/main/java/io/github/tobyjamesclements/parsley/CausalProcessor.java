@@ -114,8 +114,8 @@ final class CausalProcessor implements Processor<byte[], byte[], byte[], byte[]>
         replaysReported = 0;
         metrics = new StageMetrics(context.metrics(), stage.name(), taskId, channelsByTopic.keySet());
         monitor = new HoldMonitor(stage.name(), taskId, node, catalog, topicsByChannel, stage.holdWarningAfter(),
-                board, metrics);
-        context.schedule(SWEEP_INTERVAL, PunctuationType.WALL_CLOCK_TIME, this::sweep);
+                board, metrics, board.clockFor(context));
+        context.schedule(SWEEP_INTERVAL, PunctuationType.WALL_CLOCK_TIME, now -> sweep());
         stage.ticks().ifPresent(t -> context.schedule(t.interval(), PunctuationType.WALL_CLOCK_TIME, this::tick));
         context.schedule(stage.truncationInterval(), PunctuationType.WALL_CLOCK_TIME, now -> truncate());
         log.info("Stage task initialised; stage={}, task={}, channels={}, sinks={}, held={}", stage.name(), taskId,
@@ -141,6 +141,7 @@ final class CausalProcessor implements Processor<byte[], byte[], byte[], byte[]>
         fedThrough.merge(channel, md.offset(), Math::max);
         handle(node.onRecord(inbound));
         sweepPositions();
+        monitor.afterStep();
     }
 
     /** F12: without captured positions the liveness feed is missing; fail rather than wedge later. */
@@ -197,13 +198,13 @@ final class CausalProcessor implements Processor<byte[], byte[], byte[], byte[]>
         }
     }
 
-    private void sweep(long now) {
+    private void sweep() {
         protocolState.applyDeferred();
         sweepPositions();
         long replays = node.replaysSkipped();
         metrics.replays(replays - replaysReported);
         replaysReported = replays;
-        monitor.sample(now);
+        monitor.sweep();
     }
 
     private void tick(long now) {
