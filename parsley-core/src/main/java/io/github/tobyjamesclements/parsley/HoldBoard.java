@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -13,11 +14,13 @@ import org.apache.kafka.streams.processor.api.ProcessorContext;
  * What the local tasks of one application share with each other and with readers on other
  * threads: the wall clock that times holds, the held heads of every task with the wall-clock
  * time each hold started (published by each task whenever a head changes, and on its 500 ms
- * punctuator). {@link #snapshot()} ages the holds when it is called. Thread-safe.
+ * punctuator), and which once-per-application warnings were logged. {@link #snapshot()} ages the
+ * holds when it is called. Thread-safe.
  */
 final class HoldBoard {
 
     private final Map<String, List<Head>> byTask = new ConcurrentHashMap<>();
+    private final Set<String> warned = ConcurrentHashMap.newKeySet();
     private final LongSupplier wallClock;
     private volatile LongSupplier lastTaskClock = () -> 0L;
 
@@ -60,6 +63,11 @@ final class HoldBoard {
 
     void remove(String taskKey) {
         byTask.remove(taskKey);
+    }
+
+    /** Whether {@code key} is warned about for the first time in this application (then it is marked). */
+    boolean firstWarning(String key) {
+        return warned.add(key);
     }
 
     /** Every local held head, aged now, longest held first. */

@@ -73,11 +73,12 @@ final class StageMetrics {
         }
     }
 
-    /** The sensors of one source channel: DEBUG hold gauges. */
+    /** The sensors of one source channel; its hold gauges are DEBUG, its unstamped counter INFO. */
     private final class TopicSensors {
 
         final Sensor held;
         final Sensor heldAge;
+        final Sensor unstamped;
 
         TopicSensors(String topic) {
             Map<String, String> t = new LinkedHashMap<>(tags);
@@ -87,6 +88,10 @@ final class StageMetrics {
             heldAge = holdAge(topic + "-records-held-age-max-ms", "records-held-age-max-ms",
                     "Milliseconds this channel's oldest held record has been held, computed when read",
                     Sensor.RecordingLevel.DEBUG, t);
+            unstamped = sensor(topic + "-records-unstamped-total", Sensor.RecordingLevel.INFO);
+            unstamped.add(name("records-unstamped-total", "Records without a vc clock header received by a task"
+                    + " that orders across channels: delivered without any ordering guarantee", t),
+                    new CumulativeSum());
         }
     }
 
@@ -112,6 +117,13 @@ final class StageMetrics {
 
     void tickEmitted() {
         ticks.record(1);
+    }
+
+    void unstamped(String topic) {
+        TopicSensors s = perTopic.get(topic);
+        if (s != null) {
+            s.unstamped.record(1);
+        }
     }
 
     /** Records the task's held count and the wall-clock start of its oldest hold ({@link #NO_HOLD} for none). */
