@@ -160,11 +160,12 @@ final class CausalProcessor implements Processor<byte[], byte[], byte[], byte[]>
         if (board.firstWarning("unstamped/" + stage.name() + "/" + md.topic())) {
             log.warn("Records from topic {} are not stamped: they carry no {} header, so stage {}, which consumes"
                     + " {}, delivers them without any ordering guarantee relative to its other sources; first at"
-                    + " partition={}, offset={}. Stamp them where they are produced with CausalClock (observe what caused a"
-                    + " record, recordProduced after each acknowledged send, stamp the next record's headers); see"
-                    + " docs/concepts.md, 'Stamping producers'. Logged once per stage and topic; counted by the"
-                    + " records-unstamped-total metric (Micrometer: parsley.records.unstamped)", md.topic(),
-                    CausalHeaders.CLOCK, stage.name(), channelsByTopic.keySet(), md.partition(), md.offset());
+                    + " partition={}, offset={}. Stamp them where they are produced with CausalClock (observe what"
+                    + " caused a record, recordProduced after each acknowledged send, stamp the next record's"
+                    + " headers); see docs/concepts.md, 'Stamping producers'. Logged once per stage and topic;"
+                    + " counted by the records-unstamped-total metric (Micrometer: parsley.records.unstamped)",
+                    md.topic(), CausalHeaders.CLOCK, stage.name(), channelsByTopic.keySet(), md.partition(),
+                    md.offset());
         }
     }
 

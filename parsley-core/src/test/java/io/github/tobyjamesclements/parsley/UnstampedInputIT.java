@@ -67,7 +67,8 @@ class UnstampedInputIT {
                 plain.send(new ProducerRecord<>(receipts, "c" + i, "r" + i)).get();
             }
 
-            assertThat(TestKafka.readCommitted(notifications, 2 * RECORDS, Duration.ofSeconds(30))).hasSize(2 * RECORDS);
+            assertThat(TestKafka.readCommitted(notifications, 2 * RECORDS, Duration.ofSeconds(30)))
+                    .hasSize(2 * RECORDS);
             assertThat(TestKafka.readCommitted(audited, RECORDS, Duration.ofSeconds(30))).hasSize(RECORDS);
 
             assertThat(unstamped(streams, "notifier", payments)).isEqualTo(RECORDS);

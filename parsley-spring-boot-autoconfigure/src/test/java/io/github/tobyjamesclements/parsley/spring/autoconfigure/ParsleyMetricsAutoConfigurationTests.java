@@ -105,11 +105,13 @@ class ParsleyMetricsAutoConfigurationTests {
     @Test
     void applicationMaximaAreTheMaximumOverStagesNotTheSum() {
         contextRunner.withConfiguration(METRICS).withUserConfiguration(TestShop.STAGES)
-                .withPropertyValues("spring.kafka.streams.auto-startup=true", "spring.kafka.streams.replication-factor=1",
+                .withPropertyValues("spring.kafka.streams.auto-startup=true",
+                        "spring.kafka.streams.replication-factor=1",
                         "spring.kafka.streams.properties.commit.interval.ms=100")
                 .run(context -> {
             CausalStreams streams = context.getBean(CausalStreams.class);
-            Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> streams.state() == KafkaStreams.State.RUNNING);
+            Awaitility.await().atMost(Duration.ofSeconds(60))
+                    .until(() -> streams.state() == KafkaStreams.State.RUNNING);
             try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of("bootstrap.servers",
                     broker.getBrokersAsString()), new StringSerializer(), new StringSerializer());
                     KafkaProducer<String, Long> amounts = new KafkaProducer<>(Map.of("bootstrap.servers",
