@@ -154,8 +154,11 @@ public final class CausalStreams implements AutoCloseable {
     }
 
     /**
-     * Every record this instance's tasks hold at the head of a queue, longest held first, as of
-     * each task's last 500 ms sample. Payload-free.
+     * Every record this instance's tasks hold at the head of a queue, longest held first.
+     * Payload-free. A task publishes its heads whenever one changes, so a hold of a few
+     * milliseconds appears and ends as it happens; {@link HeldRecord#heldFor()} is computed at
+     * this call; queue lengths and unmet claims are refreshed on each change of head and every
+     * 500 ms.
      *
      * @return an immutable list, never null
      */
