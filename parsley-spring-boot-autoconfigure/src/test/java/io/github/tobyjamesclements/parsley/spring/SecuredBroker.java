@@ -28,12 +28,13 @@ import org.apache.kafka.metadata.authorizer.StandardAuthorizer;
  * mechanism and authorizes with {@link StandardAuthorizer}, denying whatever no ACL allows. The
  * kit's {@code plain-admin} is the only super user; one application user is added. It carries the
  * broker settings a single node needs for {@code exactly_once_v2}. Close it after the last client.
+ * Public for the auto-configuration tests in a sub-package.
  */
-final class SecuredBroker implements AutoCloseable {
+public final class SecuredBroker implements AutoCloseable {
 
-    static final String ADMIN = JaasUtils.KAFKA_PLAIN_ADMIN;
+    public static final String ADMIN = JaasUtils.KAFKA_PLAIN_ADMIN;
 
-    static final String ADMIN_PASSWORD = JaasUtils.KAFKA_PLAIN_ADMIN_PASSWORD;
+    public static final String ADMIN_PASSWORD = JaasUtils.KAFKA_PLAIN_ADMIN_PASSWORD;
 
     private static final String JAAS_PROPERTY = "java.security.auth.login.config";
 
@@ -41,28 +42,24 @@ final class SecuredBroker implements AutoCloseable {
 
     private final KafkaClusterTestKit cluster;
 
-    private final String previousJaasFile;
-
-    private SecuredBroker(KafkaClusterTestKit cluster, String previousJaasFile) {
+    private SecuredBroker(KafkaClusterTestKit cluster) {
         this.cluster = cluster;
-        this.previousJaasFile = previousJaasFile;
     }
 
     /** Starts the cluster with {@code user} known by {@code password} besides the admin. */
-    static SecuredBroker start(String user, String password) throws Exception {
-        // The kit points this JVM-wide property at its own JAAS file; put it back on close.
+    public static SecuredBroker start(String user, String password) throws Exception {
         String previous = System.getProperty(JAAS_PROPERTY);
         TestKitNodes nodes = new TestKitNodes.Builder().setCombined(true).setNumBrokerNodes(1)
                 .setNumControllerNodes(1).setBrokerSecurityProtocol(SecurityProtocol.SASL_PLAINTEXT)
                 // A PLAINTEXT controller listener would make the broker ANONYMOUS to the authorizer.
                 .setControllerSecurityProtocol(SecurityProtocol.SASL_PLAINTEXT).build();
-        String listener = nodes.brokerListenerName().value().toLowerCase(Locale.ROOT);
+        // The kit's JAAS file knows two fixed users; listener-scoped configs replace it, so the
+        // admin (whom the node logs in as) is listed next to the application's user.
+        String users = PLAIN + " required username=\"" + ADMIN + "\" password=\"" + ADMIN_PASSWORD + "\" user_" + ADMIN
+                + "=\"" + ADMIN_PASSWORD + "\" user_" + user + "=\"" + password + "\";";
         KafkaClusterTestKit.Builder builder = new KafkaClusterTestKit.Builder(nodes)
-                // The kit's JAAS file knows two fixed users; a listener-scoped config replaces it for
-                // this listener, so the admin is repeated next to the application's user.
-                .setConfigProp("listener.name." + listener + ".plain.sasl.jaas.config",
-                        PLAIN + " required username=\"" + ADMIN + "\" password=\"" + ADMIN_PASSWORD + "\" user_"
-                                + ADMIN + "=\"" + ADMIN_PASSWORD + "\" user_" + user + "=\"" + password + "\";")
+                .setConfigProp(listenerJaasKey(nodes.brokerListenerName().value()), users)
+                .setConfigProp(listenerJaasKey(nodes.controllerListenerName().value()), users)
                 .setConfigProp("authorizer.class.name", StandardAuthorizer.class.getName())
                 .setConfigProp(StandardAuthorizer.ALLOW_EVERYONE_IF_NO_ACL_IS_FOUND_CONFIG, "false")
                 .setConfigProp(StandardAuthorizer.SUPER_USERS_CONFIG, "User:" + ADMIN);
@@ -70,42 +67,52 @@ final class SecuredBroker implements AutoCloseable {
                 "transaction.state.log.replication.factor", "1", "transaction.state.log.min.isr", "1",
                 "transaction.state.log.num.partitions", "4", "group.initial.rebalance.delay.ms", "0")
                 .forEach(builder::setConfigProp);
-        KafkaClusterTestKit cluster = builder.build();
+        KafkaClusterTestKit cluster = null;
         try {
+            cluster = builder.build();
             cluster.format();
             cluster.startup();
             cluster.waitForReadyBrokers();
+            return new SecuredBroker(cluster);
         } catch (Exception e) {
-            cluster.close();
-            restore(previous);
+            if (cluster != null) {
+                cluster.close();
+            }
             throw e;
+        } finally {
+            // The kit points this JVM-wide property at its file; no listener needs it, and left
+            // set it would stop Spring's JAAS initializer from installing a client login.
+            restore(previous);
         }
-        return new SecuredBroker(cluster, previous);
     }
 
-    String bootstrapServers() {
+    private static String listenerJaasKey(String listener) {
+        return "listener.name." + listener.toLowerCase(Locale.ROOT) + ".plain.sasl.jaas.config";
+    }
+
+    public String bootstrapServers() {
         return cluster.bootstrapServers();
     }
 
     /** The JAAS line a client logs in with. */
-    static String jaasConfig(String user, String password) {
+    public static String jaasConfig(String user, String password) {
         return PLAIN + " required username=\"" + user + "\" password=\"" + password + "\";";
     }
 
     /** Connection settings of a client that logs in as {@code user}. */
-    Map<String, Object> clientConfig(String user, String password) {
+    public Map<String, Object> clientConfig(String user, String password) {
         return Map.of(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers(),
                 CommonClientConfigs.SECURITY_PROTOCOL_CONFIG, SecurityProtocol.SASL_PLAINTEXT.name,
                 SaslConfigs.SASL_MECHANISM, "PLAIN", SaslConfigs.SASL_JAAS_CONFIG, jaasConfig(user, password));
     }
 
     /** An admin client logged in as the super user. */
-    Admin admin() {
+    public Admin admin() {
         return Admin.create(clientConfig(ADMIN, ADMIN_PASSWORD));
     }
 
     /** Creates the topics as the super user, as an operator does before the first start. */
-    void createTopics(int partitions, Collection<String> topics) throws Exception {
+    public void createTopics(int partitions, Collection<String> topics) throws Exception {
         try (Admin admin = admin()) {
             admin.createTopics(topics.stream().map(t -> new NewTopic(t, partitions, (short) 1)).toList()).all()
                     .get(30, TimeUnit.SECONDS);
@@ -117,8 +124,8 @@ final class SecuredBroker implements AutoCloseable {
      * for an exactly-once application, plus Describe and DescribeConfigs on every source and sink
      * topic, which Parsley reads at startup to resolve topic ids and refuse compacted topics.
      */
-    void grantApplication(String user, String applicationId, Collection<String> sources, Collection<String> sinks)
-            throws Exception {
+    public void grantApplication(String user, String applicationId, Collection<String> sources,
+            Collection<String> sinks) throws Exception {
         String principal = "User:" + user;
         List<AclBinding> acls = new ArrayList<>();
         sources.forEach(t -> acls.add(allow(principal, ResourceType.TOPIC, t, PatternType.LITERAL, AclOperation.READ)));
@@ -154,11 +161,7 @@ final class SecuredBroker implements AutoCloseable {
 
     @Override
     public void close() throws Exception {
-        try {
-            cluster.close();
-        } finally {
-            restore(previousJaasFile);
-        }
+        cluster.close();
     }
 
     private static void restore(String previous) {
