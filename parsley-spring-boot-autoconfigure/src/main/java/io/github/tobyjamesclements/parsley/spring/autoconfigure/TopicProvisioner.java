@@ -33,8 +33,7 @@ final class TopicProvisioner {
     }
 
     static void provision(Parsley parsley, Properties streamsProperties, ParsleyProperties.Topics settings) {
-        StreamsConfig config = new StreamsConfig(withApplicationId(streamsProperties, parsley.applicationId()));
-        try (Admin admin = Admin.create(config.getAdminConfigs(parsley.applicationId() + "-parsley-provisioner"))) {
+        try (Admin admin = Admin.create(adminConfig(parsley.applicationId(), streamsProperties))) {
             Set<String> plain = new LinkedHashSet<>();
             parsley.stages().forEach(s -> {
                 plain.addAll(s.sourceTopics());
@@ -92,10 +91,11 @@ final class TopicProvisioner {
         }
     }
 
-    private static Properties withApplicationId(Properties p, String applicationId) {
+    /** The provisioner's admin client settings: the Streams admin's, security included. */
+    static Map<String, Object> adminConfig(String applicationId, Properties streamsProperties) {
         Properties copy = new Properties();
-        copy.putAll(p);
+        copy.putAll(streamsProperties);
         copy.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
-        return copy;
+        return new StreamsConfig(copy).getAdminConfigs(applicationId + "-parsley-provisioner");
     }
 }
