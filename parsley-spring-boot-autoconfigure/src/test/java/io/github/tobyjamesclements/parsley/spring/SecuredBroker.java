@@ -147,6 +147,14 @@ public final class SecuredBroker implements AutoCloseable {
         }
     }
 
+    /** Grants {@code user} one operation on one topic, cluster or group, by its literal name. */
+    public void grant(String user, ResourceType type, String name, AclOperation operation) throws Exception {
+        try (Admin admin = admin()) {
+            admin.createAcls(List.of(allow("User:" + user, type, name, PatternType.LITERAL, operation))).all()
+                    .get(30, TimeUnit.SECONDS);
+        }
+    }
+
     private static AclBinding allow(String principal, ResourceType type, String name, PatternType pattern,
             AclOperation operation) {
         return new AclBinding(new ResourcePattern(type, name, pattern),

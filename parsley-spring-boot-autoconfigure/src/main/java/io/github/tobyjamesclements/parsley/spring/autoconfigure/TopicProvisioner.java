@@ -14,6 +14,7 @@ import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.errors.AuthorizationException;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.apache.kafka.streams.StreamsConfig;
@@ -23,7 +24,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Development convenience ({@code parsley.topics.create=true}): creates missing source and sink
  * topics, then each stage's tick topic with as many partitions as the stage's widest source
- * (protocol.md §12.5). Never alters an existing topic.
+ * (protocol.md §12.5). Never alters an existing topic, and never asks to create one that exists, so
+ * topics created beforehand need only Describe. A denied describe or create fails startup naming
+ * the topic and the ACL the application's principal lacks.
  */
 final class TopicProvisioner {
 
@@ -66,6 +69,11 @@ final class TopicProvisioner {
                 future.get(30, TimeUnit.SECONDS);
                 log.info("Created topic {} for development (parsley.topics.create=true)", name);
             } catch (ExecutionException e) {
+                if (e.getCause() instanceof AuthorizationException) {
+                    throw new IllegalStateException("Cannot create topic; topic=" + name + ": " + e.getCause()
+                            + "; the application's principal needs Create on the topic (or on the cluster): grant"
+                            + " it, or create the topic beforehand", e);
+                }
                 if (!(e.getCause() instanceof TopicExistsException)) {
                     throw new IllegalStateException("Cannot create topic; topic=" + name + ": " + e.getCause(), e);
                 }
@@ -84,6 +92,11 @@ final class TopicProvisioner {
         } catch (ExecutionException e) {
             if (e.getCause() instanceof UnknownTopicOrPartitionException) {
                 return -1;
+            }
+            if (e.getCause() instanceof AuthorizationException) {
+                // The broker answers so for a missing topic too: existence is not disclosed without Describe.
+                throw new IllegalStateException("Cannot describe topic; topic=" + topic + ": " + e.getCause()
+                        + "; the application's principal needs Describe on the topic", e);
             }
             throw new IllegalStateException("Cannot describe topic; topic=" + topic + ": " + e.getCause(), e);
         } catch (InterruptedException | TimeoutException e) {
