@@ -25,8 +25,9 @@ import org.springframework.context.annotation.Bean;
 
 /**
  * The security settings Boot binds reach the admin clients Parsley opens while the context starts
- * (topic resolution and provisioning), on a SASL_PLAINTEXT broker that denies what no ACL allows.
- * Streams are not started: the clients under test connect during bean creation.
+ * (topic resolution and provisioning), on a SASL_PLAINTEXT broker that denies what no ACL allows,
+ * and a denied request fails startup naming the ACL. Streams are not started: the clients under
+ * test connect during bean creation.
  */
 class SecuredStreamsAutoConfigurationTests {
 
