@@ -88,7 +88,11 @@ class SecuredApplicationIT {
         topics.addAll(SINKS);
         broker.createTopics(2, topics);
         broker.grantApplication(USER, APPLICATION_ID, SOURCES, SINKS);
-        context = new SpringApplicationBuilder(ShopApplication.class).properties(applicationProperties()).run();
+        // As command-line arguments: other brokers in this JVM set spring.kafka.bootstrap-servers as
+        // a system property, which would win over default properties.
+        String[] args = applicationProperties().entrySet().stream().map(e -> "--" + e.getKey() + "=" + e.getValue())
+                .toArray(String[]::new);
+        context = new SpringApplicationBuilder(ShopApplication.class).run(args);
         port = Integer.parseInt(context.getEnvironment().getRequiredProperty("local.server.port"));
     }
 
