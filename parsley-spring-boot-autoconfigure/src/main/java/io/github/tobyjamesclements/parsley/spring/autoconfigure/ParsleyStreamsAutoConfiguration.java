@@ -17,6 +17,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.kafka.autoconfigure.KafkaConnectionDetails;
 import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
 import org.springframework.context.annotation.Bean;
+import org.springframework.kafka.security.jaas.KafkaJaasLoginModuleInitializer;
 
 /**
  * Auto-configuration for the running Parsley application: a {@link CausalStreams} built from Boot's
@@ -47,7 +48,12 @@ public final class ParsleyStreamsAutoConfiguration {
     CausalStreams causalStreams(Parsley parsley, ParsleyProperties properties, KafkaProperties kafka,
             KafkaConnectionDetails connectionDetails, ParsleyStatus status,
             ObjectProvider<StreamsUncaughtExceptionHandler> handler,
-            ObjectProvider<KafkaStreams.StateListener> listeners) {
+            ObjectProvider<KafkaStreams.StateListener> listeners,
+            ObjectProvider<KafkaJaasLoginModuleInitializer> jaas) {
+        // Parsley connects while the context is still creating beans, but Spring installs the login
+        // of spring.kafka.jaas.* only after every singleton exists: install it now. Spring's own
+        // call later wraps this one with the same entry.
+        jaas.ifAvailable(KafkaJaasLoginModuleInitializer::afterSingletonsInstantiated);
         Properties config = StreamsConfigurationFactory.build(kafka, connectionDetails);
         if (properties.getTopics().isCreate()) {
             TopicProvisioner.provision(parsley, config, properties.getTopics());
