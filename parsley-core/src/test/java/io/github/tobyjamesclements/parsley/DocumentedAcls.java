@@ -24,9 +24,10 @@ import org.apache.kafka.common.resource.ResourceType;
  * tests grant exactly what the page tells an operator to grant. Each command (a line, or a
  * {@code for t in $LIST; do …; done} loop over one) is one {@link Line}; {@code $VARIABLES} take the
  * values the test gives. A command with a flag this reader does not understand, or a variable the
- * test does not set, fails the test rather than being skipped.
+ * test does not set, fails the test rather than being skipped. Public for the starter's
+ * secured-broker tests, which reach it through this module's test jar.
  */
-final class DocumentedAcls {
+public final class DocumentedAcls {
 
     /** One documented command: its text and the bindings it grants with the test's values. */
     record Line(String text, List<AclBinding> bindings) {
@@ -46,7 +47,22 @@ final class DocumentedAcls {
     /** The page's variables for one Parsley application: its principal, id and topics. */
     static Map<String, String> applicationVariables(String user, String applicationId, List<String> sources,
             List<String> sinks, List<String> upstream) {
-        return Map.of("BOOTSTRAP", SecureKafka.bootstrap(), "ADMIN_CONFIG", "admin-client.properties",
+        return applicationVariables(SecureKafka.bootstrap(), user, applicationId, sources, sinks, upstream);
+    }
+
+    /**
+     * Every binding the page grants a Parsley application's principal, on a broker at
+     * {@code bootstrap}, with no upstream topics.
+     */
+    public static List<AclBinding> applicationBindings(String bootstrap, String user, String applicationId,
+            List<String> sources, List<String> sinks) {
+        return application(applicationVariables(bootstrap, user, applicationId, sources, sinks, List.of())).stream()
+                .flatMap(l -> l.bindings().stream()).toList();
+    }
+
+    private static Map<String, String> applicationVariables(String bootstrap, String user, String applicationId,
+            List<String> sources, List<String> sinks, List<String> upstream) {
+        return Map.of("BOOTSTRAP", bootstrap, "ADMIN_CONFIG", "admin-client.properties",
                 "APP_USER", "User:" + user, "APP", applicationId, "SOURCES", String.join(" ", sources),
                 "SINKS", String.join(" ", sinks), "UPSTREAM", String.join(" ", upstream));
     }

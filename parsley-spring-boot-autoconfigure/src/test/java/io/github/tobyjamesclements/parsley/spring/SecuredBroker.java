@@ -1,6 +1,6 @@
 package io.github.tobyjamesclements.parsley.spring;
 
-import java.util.ArrayList;
+import io.github.tobyjamesclements.parsley.DocumentedAcls;
 import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
@@ -120,28 +120,13 @@ public final class SecuredBroker implements AutoCloseable {
     }
 
     /**
-     * Grants {@code user} the least a Parsley application needs: the ACLs Kafka Streams documents
-     * for an exactly-once application, plus Describe and DescribeConfigs on every source and sink
-     * topic, which Parsley reads at startup to resolve topic ids and refuse compacted topics.
+     * Grants {@code user} exactly the ACLs docs/security.md lists for a Parsley application (read
+     * from the page, as the core's secured-broker tests do), with no upstream topics.
      */
     public void grantApplication(String user, String applicationId, Collection<String> sources,
             Collection<String> sinks) throws Exception {
-        String principal = "User:" + user;
-        List<AclBinding> acls = new ArrayList<>();
-        sources.forEach(t -> acls.add(allow(principal, ResourceType.TOPIC, t, PatternType.LITERAL, AclOperation.READ)));
-        sinks.forEach(t -> acls.add(allow(principal, ResourceType.TOPIC, t, PatternType.LITERAL, AclOperation.WRITE)));
-        for (String t : concat(sources, sinks)) {
-            acls.add(allow(principal, ResourceType.TOPIC, t, PatternType.LITERAL, AclOperation.DESCRIBE));
-            acls.add(allow(principal, ResourceType.TOPIC, t, PatternType.LITERAL, AclOperation.DESCRIBE_CONFIGS));
-        }
-        acls.add(allow(principal, ResourceType.TOPIC, applicationId, PatternType.PREFIXED, AclOperation.ALL));
-        acls.add(allow(principal, ResourceType.GROUP, applicationId, PatternType.LITERAL, AclOperation.READ));
-        acls.add(allow(principal, ResourceType.TRANSACTIONAL_ID, applicationId, PatternType.PREFIXED,
-                AclOperation.WRITE));
-        acls.add(allow(principal, ResourceType.TRANSACTIONAL_ID, applicationId, PatternType.PREFIXED,
-                AclOperation.DESCRIBE));
-        acls.add(allow(principal, ResourceType.CLUSTER, "kafka-cluster", PatternType.LITERAL,
-                AclOperation.IDEMPOTENT_WRITE));
+        List<AclBinding> acls = DocumentedAcls.applicationBindings(bootstrapServers(), user, applicationId,
+                List.copyOf(sources), List.copyOf(sinks));
         try (Admin admin = admin()) {
             admin.createAcls(acls).all().get(30, TimeUnit.SECONDS);
         }
@@ -159,12 +144,6 @@ public final class SecuredBroker implements AutoCloseable {
             AclOperation operation) {
         return new AclBinding(new ResourcePattern(type, name, pattern),
                 new AccessControlEntry(principal, "*", operation, AclPermissionType.ALLOW));
-    }
-
-    private static List<String> concat(Collection<String> a, Collection<String> b) {
-        List<String> all = new ArrayList<>(a);
-        all.addAll(b);
-        return all;
     }
 
     @Override
