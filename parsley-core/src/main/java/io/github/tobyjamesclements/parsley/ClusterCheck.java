@@ -101,7 +101,9 @@ final class ClusterCheck {
         Reason reason;
         if (failure instanceof AuthenticationException) {
             reason = mismatch(failure) ? Reason.SECURITY_PROTOCOL_MISMATCH : Reason.AUTHENTICATION_FAILED;
-            seen.add("the broker answered: " + security.mask(String.valueOf(failure.getMessage())));
+            String said = failure instanceof SslAuthenticationException ? "the TLS handshake failed: "
+                    : "the broker answered: ";
+            seen.add(said + security.mask(String.valueOf(failure.getMessage())));
         } else if (failure instanceof org.apache.kafka.common.errors.TimeoutException
                 || failure instanceof TimeoutException) {
             seen.addAll(probe(servers));
