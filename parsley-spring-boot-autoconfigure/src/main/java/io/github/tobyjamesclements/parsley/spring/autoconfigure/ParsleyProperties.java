@@ -31,6 +31,12 @@ public class ParsleyProperties {
     /** Longest time to wait for the Streams client to close on shutdown. */
     private Duration closeTimeout = Duration.ofSeconds(20);
 
+    /**
+     * Longest time the startup check waits for the Kafka cluster to answer, before topics are
+     * created or resolved; zero turns the check off.
+     */
+    private Duration startupCheckTimeout = Duration.ofSeconds(15);
+
     /** Per-stage overrides, keyed by stage name. */
     private final Map<String, StageSettings> stages = new LinkedHashMap<>();
 
@@ -78,6 +84,14 @@ public class ParsleyProperties {
 
     public void setCloseTimeout(Duration closeTimeout) {
         this.closeTimeout = closeTimeout;
+    }
+
+    public Duration getStartupCheckTimeout() {
+        return startupCheckTimeout;
+    }
+
+    public void setStartupCheckTimeout(Duration startupCheckTimeout) {
+        this.startupCheckTimeout = startupCheckTimeout;
     }
 
     public Map<String, StageSettings> getStages() {
