@@ -146,7 +146,8 @@ public final class Parsley {
         p.putAll(Objects.requireNonNull(properties, "properties"));
         requireOwnApplicationId(p);
         p.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
-        check(new StreamsConfig(p));
+        // Kafka's non-logging constructor: streams() dumps the same configuration once it is used.
+        check(new StreamsConfig(p, false) { });
     }
 
     private void check(StreamsConfig config) {
