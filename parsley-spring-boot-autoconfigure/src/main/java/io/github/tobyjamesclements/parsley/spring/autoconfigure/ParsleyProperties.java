@@ -38,6 +38,12 @@ public class ParsleyProperties {
      */
     private boolean readiness = false;
 
+    /**
+     * Longest time the startup check waits for the Kafka cluster to answer, before topics are
+     * created or resolved; zero turns the check off.
+     */
+    private Duration startupCheckTimeout = Duration.ofSeconds(15);
+
     /** Per-stage overrides, keyed by stage name. */
     private final Map<String, StageSettings> stages = new LinkedHashMap<>();
 
@@ -93,6 +99,14 @@ public class ParsleyProperties {
 
     public void setReadiness(boolean readiness) {
         this.readiness = readiness;
+    }
+
+    public Duration getStartupCheckTimeout() {
+        return startupCheckTimeout;
+    }
+
+    public void setStartupCheckTimeout(Duration startupCheckTimeout) {
+        this.startupCheckTimeout = startupCheckTimeout;
     }
 
     public Map<String, StageSettings> getStages() {

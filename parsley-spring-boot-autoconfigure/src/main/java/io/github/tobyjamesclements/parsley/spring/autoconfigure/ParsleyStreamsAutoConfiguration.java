@@ -2,6 +2,7 @@ package io.github.tobyjamesclements.parsley.spring.autoconfigure;
 
 import io.github.tobyjamesclements.parsley.CausalStreams;
 import io.github.tobyjamesclements.parsley.Parsley;
+import java.time.Duration;
 import java.util.Properties;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
@@ -55,10 +56,13 @@ public final class ParsleyStreamsAutoConfiguration {
         // call later wraps this one with the same entry.
         jaas.ifAvailable(KafkaJaasLoginModuleInitializer::afterSingletonsInstantiated);
         Properties config = StreamsConfigurationFactory.build(kafka, connectionDetails);
+        Parsley checked = parsley.withStartupCheckTimeout(properties.getStartupCheckTimeout());
+        checked.checkCluster(config);
         if (properties.getTopics().isCreate()) {
             TopicProvisioner.provision(parsley, config, properties.getTopics());
         }
-        CausalStreams streams = parsley.streams(config);
+        // Checked above, before provisioning talked to the cluster; once is enough.
+        CausalStreams streams = checked.withStartupCheckTimeout(Duration.ZERO).streams(config);
         streams.setStateListener((next, previous) -> {
             status.onChange(next, previous);
             notify(listeners, status, next, previous);
