@@ -1,6 +1,7 @@
 package io.github.tobyjamesclements.parsley.spring.diagnostics;
 
 import io.github.tobyjamesclements.parsley.ClusterConnectionException;
+import io.github.tobyjamesclements.parsley.TopicAccessException;
 import java.util.stream.Collectors;
 import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
@@ -132,6 +133,20 @@ final class Analyzers {
                         + " host:port pairs of brokers this host can reach; if a server answered but its brokers did"
                         + " not, fix the brokers' advertised.listeners.";
             };
+        }
+    }
+
+    static final class TopicAccessFailureAnalyzer extends AbstractFailureAnalyzer<TopicAccessException> {
+        @Override
+        protected FailureAnalysis analyze(Throwable root, TopicAccessException e) {
+            String topics = e.topics().stream().map(t -> "'" + t + "'").collect(Collectors.joining(", "));
+            return new FailureAnalysis("The Kafka cluster refused this application's principal the "
+                    + e.operation() + " operation on " + (e.topics().size() == 1 ? "topic " : "topics ") + topics
+                    + ". Parsley does not guess what it may not see: a topic it cannot describe is not taken as"
+                    + " absent, uncompacted or empty. " + e.getMessage(),
+                    "Grant the principal of 'spring.kafka.properties.sasl.jaas.config' (or of the client"
+                            + " certificate) the missing ACL, for example: " + e.acl() + ". docs/security.md lists"
+                            + " every ACL a Parsley application needs.", e);
         }
     }
 }

@@ -4,11 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.tobyjamesclements.parsley.ClusterConnectionException;
 import io.github.tobyjamesclements.parsley.ClusterConnectionException.Reason;
+import io.github.tobyjamesclements.parsley.TopicAccessException;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.kafka.common.acl.AclOperation;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.BeanCreationException;
 import org.springframework.boot.diagnostics.FailureAnalysis;
@@ -177,7 +179,7 @@ class AnalyzersTests {
                 .map(Class::getSimpleName).toList();
         List<String> declared = Arrays.stream(Analyzers.class.getDeclaredClasses())
                 .filter(FailureAnalyzer.class::isAssignableFrom).map(Class::getSimpleName).toList();
-        assertThat(declared).hasSize(8);
+        assertThat(declared).hasSize(9);
         assertThat(registered).containsExactlyInAnyOrderElementsOf(declared);
     }
 
@@ -192,5 +194,17 @@ class AnalyzersTests {
         assertThat(analysis).isNotNull();
         assertThat(analysis.getCause()).isSameAs(failure);
         return analysis;
+    }
+
+    @Test
+    void topicAccessNamesTheOperationTheTopicsAndTheAclToGrant() {
+        TopicAccessException denied = new TopicAccessException("Not authorized to DESCRIBE_CONFIGS topics [orders,"
+                + " payments]", AclOperation.DESCRIBE_CONFIGS, List.of("payments", "orders"), null);
+        FailureAnalysis analysis = analyze(new Analyzers.TopicAccessFailureAnalyzer(), denied);
+        assertThat(analysis.getDescription()).startsWith("The Kafka cluster refused this application's principal"
+                + " the DESCRIBE_CONFIGS operation on topics 'orders', 'payments'.")
+                .endsWith("Not authorized to DESCRIBE_CONFIGS topics [orders, payments]");
+        assertThat(analysis.getAction()).contains(denied.acl()).contains("docs/security.md");
+        assertThat(denied.acl()).contains("--operation DescribeConfigs").contains("orders").contains("payments");
     }
 }
