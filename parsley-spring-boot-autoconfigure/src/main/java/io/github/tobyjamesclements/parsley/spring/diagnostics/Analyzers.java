@@ -28,8 +28,11 @@ final class Analyzers {
             String known = e.getKnownTopics().isEmpty() ? "No Topic bean is declared at all."
                     : "Declared topics: " + e.getKnownTopics().stream().map(t -> "'" + t + "'")
                             .collect(Collectors.joining(", ")) + ".";
+            String suggestion = NameSuggestions.closest(e.getTopic(), e.getKnownTopics())
+                    .map(t -> " Did you mean '" + t + "'?").orElse("");
             return new FailureAnalysis("The method '" + e.getMethod() + "' on bean '" + e.getBeanName()
-                    + "' names topic '" + e.getTopic() + "', but no Topic bean is declared for it. " + known,
+                    + "' names topic '" + e.getTopic() + "', but no Topic bean is declared for it. " + known
+                    + suggestion,
                     "Declare a Topic bean for '" + e.getTopic() + "', such as Topic.of(\"" + e.getTopic()
                             + "\", keyCodec, valueCodec), or correct the topic name in the annotation.", e);
         }
