@@ -8,6 +8,7 @@ import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.BeansException;
+import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -47,8 +48,10 @@ public final class ParsleyStreamsAutoConfiguration {
     CausalStreams causalStreams(Parsley parsley, ParsleyProperties properties, KafkaProperties kafka,
             KafkaConnectionDetails connectionDetails, ParsleyStatus status,
             ObjectProvider<StreamsUncaughtExceptionHandler> handler,
-            ObjectProvider<KafkaStreams.StateListener> listeners) {
+            ObjectProvider<KafkaStreams.StateListener> listeners,
+            ObjectProvider<ParsleyStreamsCustomizer> customizers, ListableBeanFactory beanFactory) {
         Properties config = StreamsConfigurationFactory.build(kafka, connectionDetails);
+        StreamsCustomizers.apply(beanFactory, customizers, config, parsley.applicationId());
         if (properties.getTopics().isCreate()) {
             TopicProvisioner.provision(parsley, config, properties.getTopics());
         }

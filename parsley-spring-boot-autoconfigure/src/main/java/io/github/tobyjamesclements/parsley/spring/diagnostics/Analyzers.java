@@ -73,6 +73,19 @@ final class Analyzers {
         }
     }
 
+    static final class StreamsCustomizerFailureAnalyzer extends AbstractFailureAnalyzer<StreamsCustomizerException> {
+        @Override
+        protected FailureAnalysis analyze(Throwable root, StreamsCustomizerException e) {
+            return new FailureAnalysis("The ParsleyStreamsCustomizer bean '" + e.getBeanName() + "' set '"
+                    + e.getSetting() + "' to '" + e.getValue() + "', but Parsley requires '" + e.getRequired()
+                    + "'. Causal delivery commits hold queues, clocks, state, consumed offsets and outputs in one"
+                    + " transaction, fails a task rather than skip a record, and keys its stores and sender ids by"
+                    + " the application id.",
+                    "Remove '" + e.getSetting() + "' from the customizer bean '" + e.getBeanName()
+                            + "'; Parsley sets it itself.", e);
+        }
+    }
+
     static final class MissingBootstrapServersFailureAnalyzer
             extends AbstractFailureAnalyzer<MissingBootstrapServersException> {
         @Override
