@@ -119,7 +119,7 @@ class AnalyzersTests {
                 .map(Class::getSimpleName).toList();
         List<String> declared = Arrays.stream(Analyzers.class.getDeclaredClasses())
                 .filter(FailureAnalyzer.class::isAssignableFrom).map(Class::getSimpleName).toList();
-        assertThat(declared).hasSize(7);
+        assertThat(declared).hasSize(8);
         assertThat(registered).containsExactlyInAnyOrderElementsOf(declared);
     }
 
