@@ -11,8 +11,11 @@ import java.lang.annotation.Target;
  *
  * <p>Accepted signature: {@code Step<S> m(S state, Message<K, V> message)}. Every fold and tick
  * fold of one stage shares the state type {@code S}. The state codec defaults to JSON through the
- * application's JSON mapper and the initial state to {@code S}'s no-arg constructor (or null when
- * it has none); a {@link CausalState} bean for the stage overrides both.
+ * application's JSON mapper and the initial state to {@code S}'s no-arg constructor; a
+ * {@link CausalState} bean for the stage overrides both. A state type without a no-arg constructor
+ * and without a {@code CausalState} bean (a record, a boxed number) fails startup, unless the state
+ * parameter is annotated {@code @Nullable} (any annotation of that simple name): then each key starts
+ * from null.
  */
 @Target(ElementType.METHOD)
 @Retention(RetentionPolicy.RUNTIME)

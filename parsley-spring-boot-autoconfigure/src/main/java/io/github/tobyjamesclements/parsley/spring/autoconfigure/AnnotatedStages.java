@@ -15,9 +15,11 @@ import io.github.tobyjamesclements.parsley.spring.diagnostics.DuplicateSourceExc
 import io.github.tobyjamesclements.parsley.spring.diagnostics.InvalidCausalMethodException;
 import io.github.tobyjamesclements.parsley.spring.diagnostics.TopicTypeMismatchException;
 import io.github.tobyjamesclements.parsley.spring.diagnostics.UnknownTopicException;
+import java.lang.annotation.Annotation;
 import java.lang.reflect.Constructor;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -25,6 +27,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Supplier;
+import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
@@ -100,7 +103,7 @@ final class AnnotatedStages {
             return b.into(sinks.toArray(Topic[]::new)).build();
         }
         Stage.Stateful<Object> b = Stage.named(name).truncationInterval(truncation).holdWarningAfter(warning)
-                .state(stateCodec(name, stateful, methods), stateInitial(name, stateful));
+                .state(stateCodec(name, stateful, methods), stateInitial(name, stateful, methods));
         for (CausalMethod m : methods) {
             if (m.kind() == CausalMethod.Kind.HANDLER) {
                 b.on((Topic) topics.get(m.source()), (Handler) msg -> m.emissions(msg));
@@ -155,7 +158,7 @@ final class AnnotatedStages {
     }
 
     @SuppressWarnings("unchecked")
-    private Supplier<Object> stateInitial(String stage, CausalMethod first) {
+    private Supplier<Object> stateInitial(String stage, CausalMethod first, List<CausalMethod> methods) {
         CausalState<?> declared = states.get(stage);
         if (declared != null) {
             return (Supplier<Object>) declared.initial();
@@ -165,7 +168,17 @@ final class AnnotatedStages {
         try {
             noArg = type.getDeclaredConstructor();
         } catch (NoSuchMethodException e) {
-            return () -> null;
+            CausalMethod notNullable = methods.stream().filter(m -> m.kind().stateful() && !startsFromNull(m))
+                    .findFirst().orElse(null);
+            if (notNullable == null) {
+                return () -> null;
+            }
+            String name = type.getSimpleName();
+            throw invalid(notNullable, "its state type '" + name + "' has no no-arg constructor and stage '" + stage
+                    + "' has no CausalState bean, so the first record of each key would find no state",
+                    "Give '" + name + "' a no-arg constructor that builds the initial state, declare a"
+                            + " CausalState bean for stage '" + stage + "', or annotate the state parameter"
+                            + " @Nullable to start each key from null.");
         }
         noArg.setAccessible(true);
         return () -> {
@@ -176,6 +189,17 @@ final class AnnotatedStages {
                         + noArg, e);
             }
         };
+    }
+
+    /**
+     * Whether the state parameter is marked nullable, by any annotation named {@code Nullable}: every
+     * stateful method of a stage whose state has no initial value must say it handles null.
+     */
+    private static boolean startsFromNull(CausalMethod m) {
+        Stream<Annotation> annotations = Stream.concat(
+                Arrays.stream(m.method().getAnnotatedParameterTypes()[0].getAnnotations()),
+                Arrays.stream(m.method().getParameterAnnotations()[0]));
+        return annotations.anyMatch(a -> a.annotationType().getSimpleName().equals("Nullable"));
     }
 
     private Topic<?, ?> topic(CausalMethod m, String name) {

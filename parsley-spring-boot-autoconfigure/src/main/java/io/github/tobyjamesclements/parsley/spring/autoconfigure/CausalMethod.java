@@ -50,11 +50,11 @@ record CausalMethod(String beanName, Object bean, Method method, Kind kind, Stri
             return List.of();
         }
         if (result instanceof Emission e) {
-            return List.of(e);
+            return declared(List.of(e));
         }
         @SuppressWarnings("unchecked")
         List<Emission> list = (List<Emission>) result;
-        return list;
+        return declared(list);
     }
 
     /** Calls a fold-shaped method. */
@@ -65,7 +65,25 @@ record CausalMethod(String beanName, Object bean, Method method, Kind kind, Stri
             throw new IllegalStateException("Fold returned null; bean=" + beanName + ", method=" + description()
                     + "; return Step.of(state) to keep the state");
         }
+        declared(step.emissions());
         return step;
+    }
+
+    /**
+     * Refuses an emission to a topic missing from this method's {@code sinks}. The stage refuses
+     * topics missing from every method's sinks, in the functional API's words; an annotated method
+     * declares its own sinks, so it is checked here, where the method and the annotation to change
+     * are known.
+     */
+    private List<Emission> declared(List<Emission> emissions) {
+        for (Emission e : emissions) {
+            if (e != null && !sinks.contains(e.topic())) {
+                throw new IllegalArgumentException(kind.annotation + " method '" + description() + "' on bean '"
+                        + beanName + "' emitted to topic '" + e.topic() + "', which is not among its sinks "
+                        + sinks + "; add '" + e.topic() + "' to sinks of the " + kind.annotation + " annotation");
+            }
+        }
+        return emissions;
     }
 
     private @Nullable Object invoke(@Nullable Object... args) {

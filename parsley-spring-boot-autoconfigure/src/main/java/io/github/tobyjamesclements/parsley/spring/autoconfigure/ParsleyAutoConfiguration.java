@@ -1,6 +1,7 @@
 package io.github.tobyjamesclements.parsley.spring.autoconfigure;
 
 import io.github.tobyjamesclements.parsley.Parsley;
+import io.github.tobyjamesclements.parsley.Stage;
 import io.github.tobyjamesclements.parsley.spring.ParsleyCodecs;
 import io.github.tobyjamesclements.parsley.spring.diagnostics.MissingApplicationIdException;
 import org.apache.kafka.streams.KafkaStreams;
@@ -42,20 +43,24 @@ public final class ParsleyAutoConfiguration {
     Parsley parsley(ConfigurableListableBeanFactory beanFactory, ObjectProvider<ParsleyCodecs> codecs,
             ParsleyProperties properties, KafkaProperties kafka, Environment environment) {
         String applicationId = applicationId(properties, kafka, environment);
-        return new AnnotatedStages(beanFactory, codecs.getIfAvailable(), properties)
+        ParsleyPropertiesChecks.check(properties);
+        Parsley parsley = new AnnotatedStages(beanFactory, codecs.getIfAvailable(), properties)
                 .compose(applicationId, CausalMethodScanner.scan(beanFactory));
+        ParsleyPropertiesChecks.checkStages(properties, parsley.stages().stream().map(Stage::name).toList());
+        return parsley;
     }
 
     static String applicationId(ParsleyProperties properties, KafkaProperties kafka, Environment environment) {
         if (StringUtils.hasText(properties.getApplicationId())) {
-            return properties.getApplicationId();
+            return ParsleyPropertiesChecks.applicationId("parsley.application-id", properties.getApplicationId());
         }
         if (StringUtils.hasText(kafka.getStreams().getApplicationId())) {
-            return kafka.getStreams().getApplicationId();
+            return ParsleyPropertiesChecks.applicationId("spring.kafka.streams.application-id",
+                    kafka.getStreams().getApplicationId());
         }
         String name = environment.getProperty("spring.application.name");
         if (StringUtils.hasText(name)) {
-            return name;
+            return ParsleyPropertiesChecks.applicationId("spring.application.name", name);
         }
         throw new MissingApplicationIdException();
     }

@@ -9,6 +9,7 @@ import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.BeansException;
+import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -50,12 +51,15 @@ public final class ParsleyStreamsAutoConfiguration {
             KafkaConnectionDetails connectionDetails, ParsleyStatus status,
             ObjectProvider<StreamsUncaughtExceptionHandler> handler,
             ObjectProvider<KafkaStreams.StateListener> listeners,
-            ObjectProvider<KafkaJaasLoginModuleInitializer> jaas) {
+            ObjectProvider<KafkaJaasLoginModuleInitializer> jaas, ObjectProvider<ParsleyStreamsCustomizer> customizers,
+            ListableBeanFactory beanFactory) {
         // Parsley connects while the context is still creating beans, but Spring installs the login
         // of spring.kafka.jaas.* only after every singleton exists: install it now. Spring's own
         // call later wraps this one with the same entry.
         jaas.ifAvailable(KafkaJaasLoginModuleInitializer::afterSingletonsInstantiated);
         Properties config = StreamsConfigurationFactory.build(kafka, connectionDetails);
+        StreamsCustomizers.apply(beanFactory, customizers, config, parsley.applicationId());
+        // After the customizers, which may change the connection or security settings.
         Parsley checked = parsley.withStartupCheckTimeout(properties.getStartupCheckTimeout());
         checked.checkCluster(config);
         if (properties.getTopics().isCreate()) {

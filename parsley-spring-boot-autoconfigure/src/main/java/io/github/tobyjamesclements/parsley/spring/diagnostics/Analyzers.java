@@ -30,8 +30,11 @@ final class Analyzers {
             String known = e.getKnownTopics().isEmpty() ? "No Topic bean is declared at all."
                     : "Declared topics: " + e.getKnownTopics().stream().map(t -> "'" + t + "'")
                             .collect(Collectors.joining(", ")) + ".";
+            String suggestion = NameSuggestions.closest(e.getTopic(), e.getKnownTopics())
+                    .map(t -> " Did you mean '" + t + "'?").orElse("");
             return new FailureAnalysis("The method '" + e.getMethod() + "' on bean '" + e.getBeanName()
-                    + "' names topic '" + e.getTopic() + "', but no Topic bean is declared for it. " + known,
+                    + "' names topic '" + e.getTopic() + "', but no Topic bean is declared for it. " + known
+                    + suggestion,
                     "Declare a Topic bean for '" + e.getTopic() + "', such as Topic.of(\"" + e.getTopic()
                             + "\", keyCodec, valueCodec), or correct the topic name in the annotation.", e);
         }
@@ -69,6 +72,19 @@ final class Analyzers {
                     + " reorder records.",
                     "Remove '" + e.getProperty() + "', since Parsley sets 'exactly_once_v2' itself, or set it to"
                             + " 'exactly_once_v2'.", e);
+        }
+    }
+
+    static final class StreamsCustomizerFailureAnalyzer extends AbstractFailureAnalyzer<StreamsCustomizerException> {
+        @Override
+        protected FailureAnalysis analyze(Throwable root, StreamsCustomizerException e) {
+            return new FailureAnalysis("The ParsleyStreamsCustomizer bean '" + e.getBeanName() + "' set '"
+                    + e.getSetting() + "' to '" + e.getValue() + "', but Parsley requires '" + e.getRequired()
+                    + "'. Causal delivery commits hold queues, clocks, state, consumed offsets and outputs in one"
+                    + " transaction, fails a task rather than skip a record, and keys its stores and sender ids by"
+                    + " the application id.",
+                    "Remove '" + e.getSetting() + "' from the customizer bean '" + e.getBeanName()
+                            + "'; Parsley sets it itself.", e);
         }
     }
 

@@ -54,9 +54,12 @@ public final class ParsleyTestHarness implements AutoCloseable {
      *
      * @param parsley the application, never null
      * @return the harness, never null
+     * @throws IllegalStateException if kafka-streams-test-utils is not on the classpath; the message
+     *     names the artifact to add
      */
     public static ParsleyTestHarness of(Parsley parsley) {
         Objects.requireNonNull(parsley, "parsley");
+        TestUtilsCheck.require(ParsleyTestHarness.class.getClassLoader(), "ParsleyTestHarness");
         Path dir;
         try {
             dir = Files.createTempDirectory("parsley-test-");

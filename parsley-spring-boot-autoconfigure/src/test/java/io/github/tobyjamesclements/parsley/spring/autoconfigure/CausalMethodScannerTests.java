@@ -14,6 +14,7 @@ import io.github.tobyjamesclements.parsley.spring.CausalTick;
 import io.github.tobyjamesclements.parsley.spring.diagnostics.InvalidCausalMethodException;
 import java.time.Duration;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.diagnostics.FailureAnalysis;
@@ -184,12 +185,12 @@ class CausalMethodScannerTests {
         }
 
         @CausalTick(stage = "clock", every = "PT1M")
-        Step<Long> count(Long ticks, Tick tick) {
+        Step<Long> count(@Nullable Long ticks, Tick tick) {
             return Step.of(ticks == null ? 1 : ticks + 1);
         }
 
         @CausalFold(stage = "clock", source = "amounts")
-        Step<Long> add(Long ticks, Message<String, Long> m) {
+        Step<Long> add(@Nullable Long ticks, Message<String, Long> m) {
             return Step.of(ticks);
         }
     }

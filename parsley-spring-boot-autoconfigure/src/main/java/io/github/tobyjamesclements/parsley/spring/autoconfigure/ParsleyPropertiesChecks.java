@@ -1,0 +1,75 @@
+package io.github.tobyjamesclements.parsley.spring.autoconfigure;
+
+import java.time.Duration;
+import java.util.Collection;
+import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
+
+/**
+ * Checks the values of {@code parsley.*} that binding accepts but Parsley cannot use, failing with
+ * Boot's {@link InvalidConfigurationPropertyValueException}, which names the property and where its
+ * value came from. Without it a zero interval failed deep in stage assembly with the stage's words,
+ * and an override for a stage that does not exist was silently ignored.
+ */
+final class ParsleyPropertiesChecks {
+
+    private static final Pattern APPLICATION_ID = Pattern.compile("[a-zA-Z0-9._-]+");
+
+    private ParsleyPropertiesChecks() {
+    }
+
+    /** Checks an application id where it was read, so the failure names the property that supplied it. */
+    static String applicationId(String property, String value) {
+        if (!APPLICATION_ID.matcher(value).matches()) {
+            throw new InvalidConfigurationPropertyValueException(property, value, "An application id may contain"
+                    + " only letters, digits, '.', '_' and '-': it names the consumer group, changelog and tick"
+                    + " topics");
+        }
+        return value;
+    }
+
+    /** Checks the values; runs before the stages are composed, which would refuse some in their own words. */
+    static void check(ParsleyProperties properties) {
+        positive("parsley.truncation-interval", properties.getTruncationInterval());
+        notNegative("parsley.hold-warning-after", properties.getHoldWarningAfter());
+        notNegative("parsley.close-timeout", properties.getCloseTimeout());
+        positive("parsley.health.hold-age-threshold", properties.getHealth().getHoldAgeThreshold());
+        if (properties.getTopics().getPartitions() < 1) {
+            throw new InvalidConfigurationPropertyValueException("parsley.topics.partitions",
+                    properties.getTopics().getPartitions(), "A topic needs at least one partition");
+        }
+        if (properties.getTopics().getReplicationFactor() < 1) {
+            throw new InvalidConfigurationPropertyValueException("parsley.topics.replication-factor",
+                    properties.getTopics().getReplicationFactor(), "A topic needs at least one replica");
+        }
+        properties.getStages().forEach((stage, settings) -> {
+            positive("parsley.stages." + stage + ".truncation-interval", settings.getTruncationInterval());
+            notNegative("parsley.stages." + stage + ".hold-warning-after", settings.getHoldWarningAfter());
+        });
+    }
+
+    /** Refuses overrides of a stage the application does not have, which would otherwise be ignored. */
+    static void checkStages(ParsleyProperties properties, Collection<String> stages) {
+        for (String stage : properties.getStages().keySet()) {
+            if (!stages.contains(stage)) {
+                throw new InvalidConfigurationPropertyValueException("parsley.stages." + stage, stage, "No stage is"
+                        + " named '" + stage + "'; the stages are " + stages + ", so these overrides would be"
+                        + " ignored");
+            }
+        }
+    }
+
+    private static void positive(String property, @Nullable Duration value) {
+        if (value != null && (value.isZero() || value.isNegative())) {
+            throw new InvalidConfigurationPropertyValueException(property, value, "The duration must be positive");
+        }
+    }
+
+    private static void notNegative(String property, @Nullable Duration value) {
+        if (value != null && value.isNegative()) {
+            throw new InvalidConfigurationPropertyValueException(property, value,
+                    "The duration must be zero or positive");
+        }
+    }
+}

@@ -1,0 +1,66 @@
+package io.github.tobyjamesclements.parsley.spring.autoconfigure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.tobyjamesclements.parsley.Parsley;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
+import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.boot.kafka.autoconfigure.KafkaAutoConfiguration;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+/**
+ * Tests for {@link ParsleyPropertiesChecks}: {@code parsley.*} values that bind but cannot work fail
+ * startup the way Boot's own property errors do, naming the property, the value and the reason.
+ */
+class ParsleyPropertiesChecksTests {
+
+    private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(KafkaAutoConfiguration.class, ParsleyAutoConfiguration.class))
+            .withPropertyValues("spring.application.name=shop").withUserConfiguration(TestShop.APPLICATION);
+
+    @Test
+    void validSettingsStart() {
+        contextRunner.withPropertyValues("parsley.stages.totals.truncation-interval=1m",
+                "parsley.hold-warning-after=0s").run(context -> assertThat(context).hasSingleBean(Parsley.class));
+    }
+
+    @Test
+    void zeroIntervalIsABootPropertyError() {
+        contextRunner.withPropertyValues("parsley.truncation-interval=0s").run(context -> {
+            assertThat(context.getStartupFailure()).rootCause()
+                    .isInstanceOf(InvalidConfigurationPropertyValueException.class);
+            FailureAnalysis analysis = FailureAnalyses.of(context.getStartupFailure());
+            assertThat(analysis.getDescription()).contains("Invalid value 'PT0S' for configuration property"
+                    + " 'parsley.truncation-interval'").contains("The duration must be positive");
+        });
+    }
+
+    @Test
+    void overrideOfAStageThatDoesNotExistIsRefused() {
+        contextRunner.withPropertyValues("parsley.stages.totls.hold-warning-after=5s").run(context -> {
+            assertThat(context.getStartupFailure()).rootCause()
+                    .isInstanceOf(InvalidConfigurationPropertyValueException.class)
+                    .hasMessageContaining("Property parsley.stages.totls with value 'totls' is invalid").hasMessageContaining("No stage is named 'totls';"
+                            + " the stages are [notifier, totals], so these overrides would be ignored");
+        });
+    }
+
+    @Test
+    void applicationIdErrorNamesThePropertyThatSuppliedIt() {
+        contextRunner.withPropertyValues("spring.application.name=my shop").run(context -> {
+            assertThat(context.getStartupFailure()).rootCause()
+                    .isInstanceOf(InvalidConfigurationPropertyValueException.class)
+                    .hasMessageStartingWith("Property spring.application.name with value 'my shop' is invalid");
+        });
+    }
+
+    @Test
+    void topicSettingsBelowOneAreRefused() {
+        contextRunner.withPropertyValues("parsley.topics.partitions=0").run(context -> assertThat(
+                context.getStartupFailure()).rootCause().hasMessageContaining("Property parsley.topics.partitions with value '0'"));
+        contextRunner.withPropertyValues("parsley.topics.replication-factor=0").run(context -> assertThat(
+                context.getStartupFailure()).rootCause().hasMessageContaining("Property parsley.topics.replication-factor with"));
+    }
+}
