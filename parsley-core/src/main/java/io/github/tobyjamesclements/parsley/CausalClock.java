@@ -22,14 +22,17 @@ import org.apache.kafka.common.header.Headers;
  * <p>Observe each consumed record that causes later sends, record each acknowledged send, and
  * stamp each outbound record's headers. A producer that awaits each acknowledgement (or flushes)
  * between causally ordered sends gets its own earlier sends claimed; pipelined sends are stamped
- * validly but not ordered among themselves. Stamps carry no sender tag. Not thread-safe: use one
- * per producing thread.
+ * validly but not ordered among themselves. Stamps carry no sender tag. Thread-safe: one clock
+ * may serve several threads, as the JVM-wide clocks of {@link #shared} serve every client that uses
+ * {@link CausalProducerInterceptor} or {@link CausalConsumerInterceptor}; its causal past is then
+ * the union of theirs.
  */
 public final class CausalClock {
 
     private final Function<String, UUID> topicIds;
     private final Map<String, UUID> cache = new HashMap<>();
     private final VectorClock clock = new VectorClock();
+    private String failure;
 
     /**
      * Creates a clock that resolves topic names to ids through {@code admin}, once per name.
@@ -57,13 +60,30 @@ public final class CausalClock {
     }
 
     /**
+     * The JVM-wide clock named {@code name}, shared by the interceptors configured with the same
+     * {@value CausalProducerInterceptor#CLOCK_NAME_CONFIG}. The first caller binds it to the cluster
+     * of {@code clientConfigs} ({@code bootstrap.servers} and the security settings an admin client
+     * needs to resolve topic ids); the admin client is created on first use and lives as long as
+     * the JVM.
+     *
+     * @param name the clock's name, never blank
+     * @param clientConfigs a Kafka client's configuration, including {@code bootstrap.servers}
+     * @return the shared clock, never null
+     * @throws org.apache.kafka.common.config.ConfigException if {@code bootstrap.servers} is missing, or
+     *     the clock is already bound to other bootstrap servers (name a separate clock per cluster)
+     */
+    public static CausalClock shared(String name, Map<String, ?> clientConfigs) {
+        return SharedClocks.clock(name, clientConfigs);
+    }
+
+    /**
      * Makes a consumed record, and everything it depends on, a cause of later sends.
      *
      * @param record the consumed record, never null
      * @throws CorruptClockException if its causal headers are corrupt
      * @throws IllegalStateException if its topic cannot be resolved
      */
-    public void observe(ConsumerRecord<?, ?> record) {
+    public synchronized void observe(ConsumerRecord<?, ?> record) {
         CausalHeaders.Read read = CausalHeaders.read(record.headers(), "topic=" + record.topic() + ", partition="
                 + record.partition() + ", offset=" + record.offset());
         if (read.clock() != null) {
@@ -78,7 +98,7 @@ public final class CausalClock {
      * @param metadata the send's metadata, never null; ignored when it has no offset
      * @throws IllegalStateException if its topic cannot be resolved
      */
-    public void recordProduced(RecordMetadata metadata) {
+    public synchronized void recordProduced(RecordMetadata metadata) {
         if (metadata.hasOffset()) {
             clock.advanceTo(new Channel(topicId(metadata.topic()), metadata.partition()), metadata.offset());
         }
@@ -88,16 +108,54 @@ public final class CausalClock {
      * Writes the current clock as the {@value CausalHeaders#CLOCK} header, replacing any.
      *
      * @param outbound the outbound record's headers, never null
+     * @throws IllegalStateException if an interceptor failed to record a cause on this clock:
+     *     its stamps would miss that cause, so it stamps nothing more
      */
-    public void stamp(Headers outbound) {
+    public synchronized void stamp(Headers outbound) {
+        refuseIfFailed();
         CausalHeaders.writeClock(outbound, clock);
+    }
+
+    /**
+     * Stamps {@code outbound} with this clock merged with the clock it already carries, so a stamp
+     * written by code (or copied from a consumed record) loses no claim.
+     */
+    synchronized void stampOver(Headers outbound, VectorClock carried) {
+        refuseIfFailed();
+        CausalHeaders.writeClock(outbound, carried == null ? clock : VectorClock.copyOf(carried).mergeMax(clock));
+    }
+
+    /** Resolves a topic's id ahead of its acknowledgement, which runs on the producer's I/O thread. */
+    synchronized void resolve(String topic) {
+        topicId(topic);
+    }
+
+    /**
+     * Marks this clock unusable: a cause it should hold is missing, so every later stamp would
+     * under-claim. Only a restart (a fresh clock) clears it.
+     */
+    synchronized void fail(String reason) {
+        if (failure == null) {
+            failure = reason;
+        }
+    }
+
+    synchronized String failure() {
+        return failure;
+    }
+
+    private void refuseIfFailed() {
+        if (failure != null) {
+            throw new IllegalStateException("This causal clock refuses to stamp: " + failure
+                    + ". Its stamps would miss that cause; fix the cause and restart the application");
+        }
     }
 
     private UUID topicId(String topic) {
         return cache.computeIfAbsent(topic, topicIds);
     }
 
-    private static UUID describe(Admin admin, String topic) {
+    static UUID describe(Admin admin, String topic) {
         try {
             return AdminTopicCatalog.toUuid(admin.describeTopics(List.of(topic)).allTopicNames()
                     .get(30, TimeUnit.SECONDS).get(topic).topicId());
