@@ -42,6 +42,7 @@ class ArchitectureTests {
             "Topic", "Codec", "Message", "Emission", "Handler", "Fold", "Step", "Tick", "TickHandler", "TickFold",
             // edges
             "Stage", "Stage$Builder", "Stage$Stateful", "Parsley", "CausalStreams", "CausalClock",
+            "CausalProducerInterceptor", "CausalConsumerInterceptor", "CausalHeaderDeserializer",
             // observability
             "HeldRecord", "HeldRecord$UnmetClaim", "HeldRecord$Diagnosis", "CausalHeaders", "CorruptClockException");
 
