@@ -60,17 +60,19 @@ public final class CausalClock {
     }
 
     /**
-     * The JVM-wide clock named {@code name}, shared by the interceptors configured with the same
-     * {@value CausalProducerInterceptor#CLOCK_NAME_CONFIG}. The first caller binds it to the cluster
-     * of {@code clientConfigs} ({@code bootstrap.servers} and the security settings an admin client
-     * needs to resolve topic ids); the admin client is created on first use and lives as long as
-     * the JVM.
+     * The JVM-wide clock named {@code name} for the cluster of {@code clientConfigs}, shared by the
+     * interceptors configured with the same {@value CausalProducerInterceptor#CLOCK_NAME_CONFIG} and
+     * the same {@code bootstrap.servers} (in any order). Topic ids are resolved through an admin
+     * client built from the connection and security settings of {@code clientConfigs}, created on
+     * first use and kept for the life of the JVM, as the clock is. If two clocks of one name reach
+     * the same cluster through differently listed bootstrap servers, the second fails: they would
+     * miss each other's causes.
      *
      * @param name the clock's name, never blank
      * @param clientConfigs a Kafka client's configuration, including {@code bootstrap.servers}
      * @return the shared clock, never null
-     * @throws org.apache.kafka.common.config.ConfigException if {@code bootstrap.servers} is missing, or
-     *     the clock is already bound to other bootstrap servers (name a separate clock per cluster)
+     * @throws org.apache.kafka.common.config.ConfigException if the name is blank or
+     *     {@code bootstrap.servers} is missing
      */
     public static CausalClock shared(String name, Map<String, ?> clientConfigs) {
         return SharedClocks.clock(name, clientConfigs);

@@ -85,10 +85,22 @@ public final class CausalProducerInterceptor implements ProducerInterceptor<Obje
                         + " it: remove those headers (and keep " + CausalHeaders.CLOCK + " if it is a cause)");
             }
             clock.stampOver(record.headers(), carried.clock());
-            clock.resolve(record.topic());
-            return record;
         } catch (RuntimeException e) {
             return refuse(record, e);
+        }
+        prefetchTopicId(record.topic());
+        return record;
+    }
+
+    /**
+     * Resolves the topic's id on the sending thread, so its acknowledgement need not block the
+     * producer's I/O thread; a topic the send itself creates resolves at the acknowledgement instead.
+     */
+    private void prefetchTopicId(String topic) {
+        try {
+            clock.resolve(topic);
+        } catch (RuntimeException e) {
+            LOG.debug("Topic id of {} not resolved before its send; resolving at its acknowledgement", topic, e);
         }
     }
 

@@ -6,19 +6,25 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.common.config.ConfigException;
 
 /**
- * The JVM-wide named clocks behind {@link CausalClock#shared}. A clock is bound to one cluster
- * (its bootstrap servers) because it names topics by the ids that cluster assigned; a second
- * cluster under the same name would have its topic names resolved against the first.
+ * The JVM-wide named clocks behind {@link CausalClock#shared}: one per name and cluster, because a
+ * clock names topics by the ids one cluster assigned, and a claim on another cluster's channel is
+ * one no stage of this cluster could wait for. The cluster is known by its bootstrap servers; two
+ * clients of one cluster that list them differently would silently keep separate clocks and miss
+ * each other's causes, so the second such clock to reach the cluster fails instead.
  */
 final class SharedClocks {
 
     private static final Map<String, Entry> CLOCKS = new ConcurrentHashMap<>();
+    private static final Map<String, Set<String>> CLUSTERS = new ConcurrentHashMap<>();
 
     private SharedClocks() {
     }
@@ -28,14 +34,8 @@ final class SharedClocks {
             throw new ConfigException(CausalProducerInterceptor.CLOCK_NAME_CONFIG, name, "must not be blank");
         }
         Set<String> servers = servers(clientConfigs);
-        Entry entry = CLOCKS.computeIfAbsent(name, n -> new Entry(servers, adminConfigs(n, clientConfigs)));
-        if (!entry.servers.equals(servers)) {
-            throw new ConfigException("Causal clock '" + name + "' is bound to bootstrap.servers=" + entry.servers
-                    + " but a client for bootstrap.servers=" + servers + " asked for it. A clock names topics by the"
-                    + " ids of one cluster: set " + CausalProducerInterceptor.CLOCK_NAME_CONFIG
-                    + " to a different name for each cluster");
-        }
-        return entry.clock;
+        return CLOCKS.computeIfAbsent(name + "@" + servers,
+                k -> new Entry(name, servers, adminConfigs(name, clientConfigs))).clock;
     }
 
     private static Set<String> servers(Map<String, ?> configs) {
@@ -72,12 +72,14 @@ final class SharedClocks {
 
     /** One named clock; its admin client is created when the first topic must be resolved. */
     private static final class Entry {
+        private final String name;
         private final Set<String> servers;
         private final CausalClock clock;
         private final Map<String, Object> adminConfigs;
         private Admin admin;
 
-        Entry(Set<String> servers, Map<String, Object> adminConfigs) {
+        Entry(String name, Set<String> servers, Map<String, Object> adminConfigs) {
+            this.name = name;
             this.servers = servers;
             this.adminConfigs = adminConfigs;
             this.clock = new CausalClock(this::describe);
@@ -85,9 +87,35 @@ final class SharedClocks {
 
         private synchronized UUID describe(String topic) {
             if (admin == null) {
-                admin = Admin.create(adminConfigs);
+                Admin created = Admin.create(adminConfigs);
+                try {
+                    claimCluster(created);
+                } catch (RuntimeException e) {
+                    created.close();
+                    throw e;
+                }
+                admin = created;
             }
             return CausalClock.describe(admin, topic);
+        }
+
+        private void claimCluster(Admin created) {
+            String clusterId;
+            try {
+                clusterId = created.describeCluster().clusterId().get(30, TimeUnit.SECONDS);
+            } catch (ExecutionException | TimeoutException e) {
+                throw new IllegalStateException("Cannot reach the cluster of causal clock '" + name
+                        + "'; bootstrap.servers=" + servers + ": " + e, e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("Interrupted reaching the cluster of causal clock '" + name + "'", e);
+            }
+            Set<String> first = CLUSTERS.putIfAbsent(name + "@" + clusterId, servers);
+            if (first != null && !first.equals(servers)) {
+                throw new IllegalStateException("Clients of causal clock '" + name + "' list the bootstrap servers of"
+                        + " cluster " + clusterId + " differently: " + first + " and " + servers + ". They would keep"
+                        + " separate clocks and miss each other's causes: list the same bootstrap.servers");
+            }
         }
     }
 }
