@@ -33,10 +33,11 @@ class ParsleyPropertiesTests {
                 "parsley.truncation-interval", "parsley.hold-warning-after", "parsley.close-timeout",
                 "parsley.readiness", "parsley.stages", "parsley.streams.enabled", "parsley.topics.create", "parsley.topics.partitions",
                 "parsley.topics.replication-factor", "parsley.health.hold-age-threshold",
-                "parsley.health.down-on-stall");
+                "parsley.health.down-on-stall", "parsley.producer.stamp");
         assertThat(property(metadata, "parsley.truncation-interval").path("defaultValue").asString()).isEqualTo("10m");
         assertThat(property(metadata, "parsley.hold-warning-after").path("defaultValue").asString()).isEqualTo("30s");
         assertThat(property(metadata, "parsley.enabled").path("defaultValue").asBoolean()).isTrue();
+        assertThat(property(metadata, "parsley.producer.stamp").path("defaultValue").asBoolean()).isFalse();
     }
 
     @Test
