@@ -19,8 +19,9 @@ import org.apache.kafka.common.serialization.Deserializer;
  *   --property headers.deserializer=io.github.tobyjamesclements.parsley.CausalHeaderDeserializer
  * </pre>
  *
- * <p>{@value CausalHeaders#CLOCK} prints as {@code offsets=[<topic id>:<partition>@<offset>, ...]
- * seqs=[<topic id>:<partition>/<sender>#<sequence>, ...]}, topic ids in the form
+ * <p>{@value CausalHeaders#CLOCK} prints as {@code offsets=[<topic id>:<partition>@<offset> ...]
+ * seqs=[<topic id>:<partition>/<sender>#<sequence> ...]} (spaces, never the console's comma
+ * between headers), topic ids in the form
  * {@code kafka-topics.sh --describe} prints them; {@value CausalHeaders#SENDER} as the sender's
  * UUID; {@value CausalHeaders#SEQ} as a number; any other header as UTF-8. A Parsley header that
  * does not decode prints {@code <corrupt: reason>} instead of failing the console. The console
@@ -89,9 +90,9 @@ public final class CausalHeaderDeserializer implements Deserializer<String> {
     }
 
     static String clock(VectorClock clock) {
-        StringJoiner offsets = new StringJoiner(", ", "offsets=[", "]");
+        StringJoiner offsets = new StringJoiner(" ", "offsets=[", "]");
         clock.offsets().forEach((c, n) -> offsets.add(channel(c) + "@" + n));
-        StringJoiner seqs = new StringJoiner(", ", "seqs=[", "]");
+        StringJoiner seqs = new StringJoiner(" ", "seqs=[", "]");
         clock.seqs().forEach((k, n) -> seqs.add(channel(k.channel()) + "/" + k.sender() + "#" + n));
         return offsets + " " + seqs;
     }

@@ -34,7 +34,7 @@ class CausalHeaderDeserializerTests {
 
         assertThat(printed(headers)).containsExactly(
                 "traceparent:00-abc-01",
-                "vc:offsets=[" + kafka(PAYMENTS) + ":0@3, " + kafka(ORDERS) + ":7@42] seqs=[" + kafka(ORDERS)
+                "vc:offsets=[" + kafka(PAYMENTS) + ":0@3 " + kafka(ORDERS) + ":7@42] seqs=[" + kafka(ORDERS)
                         + ":7/11121314-1516-1718-191a-1b1c1d1e1f20#9]",
                 "vc-sender:11121314-1516-1718-191a-1b1c1d1e1f20",
                 "vc-seq:12");
