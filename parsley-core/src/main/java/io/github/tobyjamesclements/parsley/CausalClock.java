@@ -1,10 +1,10 @@
 package io.github.tobyjamesclements.parsley;
 
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -30,7 +30,7 @@ import org.apache.kafka.common.header.Headers;
 public final class CausalClock {
 
     private final Function<String, UUID> topicIds;
-    private final Map<String, UUID> cache = new HashMap<>();
+    private final Map<String, UUID> cache = new ConcurrentHashMap<>();
     private final VectorClock clock = new VectorClock();
     private String failure;
 
@@ -85,13 +85,16 @@ public final class CausalClock {
      * @throws CorruptClockException if its causal headers are corrupt
      * @throws IllegalStateException if its topic cannot be resolved
      */
-    public synchronized void observe(ConsumerRecord<?, ?> record) {
+    public void observe(ConsumerRecord<?, ?> record) {
         CausalHeaders.Read read = CausalHeaders.read(record.headers(), "topic=" + record.topic() + ", partition="
                 + record.partition() + ", offset=" + record.offset());
-        if (read.clock() != null) {
-            clock.mergeMax(read.clock());
+        Channel channel = new Channel(topicId(record.topic()), record.partition());
+        synchronized (this) {
+            if (read.clock() != null) {
+                clock.mergeMax(read.clock());
+            }
+            clock.advanceTo(channel, record.offset());
         }
-        clock.advanceTo(new Channel(topicId(record.topic()), record.partition()), record.offset());
     }
 
     /**
@@ -100,9 +103,12 @@ public final class CausalClock {
      * @param metadata the send's metadata, never null; ignored when it has no offset
      * @throws IllegalStateException if its topic cannot be resolved
      */
-    public synchronized void recordProduced(RecordMetadata metadata) {
+    public void recordProduced(RecordMetadata metadata) {
         if (metadata.hasOffset()) {
-            clock.advanceTo(new Channel(topicId(metadata.topic()), metadata.partition()), metadata.offset());
+            Channel channel = new Channel(topicId(metadata.topic()), metadata.partition());
+            synchronized (this) {
+                clock.advanceTo(channel, metadata.offset());
+            }
         }
     }
 
@@ -128,7 +134,7 @@ public final class CausalClock {
     }
 
     /** Resolves a topic's id ahead of its acknowledgement, which runs on the producer's I/O thread. */
-    synchronized void resolve(String topic) {
+    void resolve(String topic) {
         topicId(topic);
     }
 
@@ -153,8 +159,17 @@ public final class CausalClock {
         }
     }
 
+    /**
+     * Resolves outside the clock's lock: a lookup may wait on the cluster, and other threads (a
+     * producer's I/O thread among them) must not wait for it to stamp or record known topics.
+     */
     private UUID topicId(String topic) {
-        return cache.computeIfAbsent(topic, topicIds);
+        UUID id = cache.get(topic);
+        if (id == null) {
+            id = topicIds.apply(topic);
+            cache.putIfAbsent(topic, id);
+        }
+        return id;
     }
 
     static UUID describe(Admin admin, String topic) {
