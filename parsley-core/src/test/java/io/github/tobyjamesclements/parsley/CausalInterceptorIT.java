@@ -3,7 +3,6 @@ package io.github.tobyjamesclements.parsley;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
@@ -98,18 +97,34 @@ class CausalInterceptorIT {
     }
 
     @Test
-    void aResentStageEmissionIsRefusedNotSentWithAnotherSendersTag() {
+    void aCorruptOutboundClockFailsTheSendInsteadOfLeavingUnstamped() {
         String topic = TestKafka.unique("icpt-refused");
         TestKafka.createTopic(topic, 1);
         try (KafkaProducer<String, String> p = producer(TestKafka.unique("refuse"), false)) {
-            ProducerRecord<String, String> copied = new ProducerRecord<>(topic, "k", "v");
-            copied.headers().add(CausalHeaders.SENDER, uuidBytes(UUID.randomUUID()))
-                    .add(CausalHeaders.SEQ, ByteBuffer.allocate(8).putLong(3).array());
+            ProducerRecord<String, String> corrupt = new ProducerRecord<>(topic, "k", "v");
+            corrupt.headers().add(CausalHeaders.CLOCK, new byte[] {0x02, 0, 0});
 
-            assertThatThrownBy(() -> p.send(copied).get()).isInstanceOf(ExecutionException.class)
+            assertThatThrownBy(() -> p.send(corrupt).get()).isInstanceOf(ExecutionException.class)
                     .cause().isInstanceOf(InvalidTopicException.class).hasMessageContaining("parsley refused");
         }
         assertThat(TestKafka.readAllBytes(topic)).isEmpty();
+    }
+
+    @Test
+    void aResentStageEmissionKeepsItsClockAndLosesItsSenderTag() throws Exception {
+        String topic = TestKafka.unique("icpt-resent");
+        TestKafka.createTopic(topic, 1);
+        UUID orders = UUID.randomUUID();
+        try (KafkaProducer<String, String> p = producer(TestKafka.unique("resend"), false)) {
+            ProducerRecord<String, String> copied = new ProducerRecord<>(topic, "k", "v");
+            CausalHeaders.write(copied.headers(), new SendStamp(
+                    new VectorClock().advanceTo(new Channel(orders, 3), 41), UUID.randomUUID(), 7));
+            p.send(copied).get();
+        }
+        ConsumerRecord<byte[], byte[]> sent = TestKafka.readAllBytes(topic).get(0);
+        CausalHeaders.Read read = CausalHeaders.read(sent.headers(), "resent");
+        assertThat(read.sender()).isNull();
+        assertThat(read.clock().offset(new Channel(orders, 3))).isEqualTo(41);
     }
 
     private static KafkaProducer<String, String> producer(String clock, boolean transactional) {
@@ -134,11 +149,6 @@ class CausalInterceptorIT {
                 ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
                 ConsumerConfig.INTERCEPTOR_CLASSES_CONFIG, CausalConsumerInterceptor.class.getName(),
                 CausalProducerInterceptor.CLOCK_NAME_CONFIG, clock), new StringDeserializer(), new StringDeserializer());
-    }
-
-    private static byte[] uuidBytes(UUID id) {
-        return ByteBuffer.allocate(16).putLong(id.getMostSignificantBits()).putLong(id.getLeastSignificantBits())
-                .array();
     }
 
     /** A stage relaying gate, orders and payments (one partition each) into one log. */
