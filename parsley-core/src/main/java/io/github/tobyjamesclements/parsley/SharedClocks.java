@@ -12,6 +12,8 @@ import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.config.ConfigException;
 
 /**
@@ -57,12 +59,17 @@ final class SharedClocks {
         return servers;
     }
 
-    /** The client's connection and security settings, without its producer or consumer settings. */
+    /**
+     * The client's settings minus those only a producer or consumer understands: connection and
+     * security settings reach the admin client, including keys no Kafka config names (a security
+     * provider's own objects).
+     */
     private static Map<String, Object> adminConfigs(String name, Map<String, ?> clientConfigs) {
         Map<String, Object> admin = new HashMap<>();
-        Set<String> known = AdminClientConfig.configNames();
+        Set<String> adminNames = AdminClientConfig.configNames();
         clientConfigs.forEach((k, v) -> {
-            if (known.contains(k) && v != null) {
+            boolean clientOnly = ProducerConfig.configNames().contains(k) || ConsumerConfig.configNames().contains(k);
+            if (v != null && !k.startsWith("parsley.") && (adminNames.contains(k) || !clientOnly)) {
                 admin.put(k, v);
             }
         });
