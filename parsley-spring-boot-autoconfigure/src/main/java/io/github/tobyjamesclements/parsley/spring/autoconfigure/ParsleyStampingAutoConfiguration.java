@@ -12,7 +12,7 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -71,7 +71,7 @@ public final class ParsleyStampingAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    @ConditionalOnBean(ProducerFactory.class)
+    @ConditionalOnSingleCandidate(ProducerFactory.class)
     CausalClock parsleyCausalClock(ProducerFactory<?, ?> producerFactory) {
         Map<String, Object> configs = producerFactory.getConfigurationProperties();
         Object name = configs.get(CausalProducerInterceptor.CLOCK_NAME_CONFIG);
