@@ -71,9 +71,31 @@ class ParsleyStampingAutoConfigurationTests {
                     assertThat(context).hasFailed();
                     assertThat(context.getStartupFailure()).rootCause()
                             .isInstanceOf(InvalidConfigurationPropertyValueException.class)
-                            .hasMessageContaining("spring.kafka.consumer.isolation-level")
-                            .hasMessageContaining("read-committed");
+                            .hasMessage("Property spring.kafka.consumer.isolation-level with value"
+                                    + " 'read-uncommitted' is invalid: parsley.producer.stamp=true records every"
+                                    + " consumed record as a cause of later sends, and only committed records may be"
+                                    + " causes. Set spring.kafka.consumer.isolation-level=read-committed (or leave it"
+                                    + " unset), or set parsley.producer.stamp=false");
                 });
+    }
+
+    @Test
+    void readUncommittedSetThroughRawConsumerPropertiesFailsStartupToo() {
+        contextRunner.withPropertyValues("parsley.producer.stamp=true",
+                "spring.kafka.consumer.properties[isolation.level]=read_uncommitted").run(context -> {
+                    assertThat(context).hasFailed();
+                    assertThat(context.getStartupFailure()).rootCause()
+                            .isInstanceOf(InvalidConfigurationPropertyValueException.class)
+                            .hasMessageContaining("spring.kafka.consumer.properties[isolation.level]");
+                });
+    }
+
+    @Test
+    void anExplicitReadCommittedIsKept() {
+        contextRunner.withPropertyValues("parsley.producer.stamp=true",
+                "spring.kafka.consumer.isolation-level=read-committed")
+                .run(context -> assertThat(context.getBean(ConsumerFactory.class).getConfigurationProperties())
+                        .containsEntry("isolation.level", "read_committed"));
     }
 
     @Test
