@@ -61,6 +61,9 @@ class ParsleyStampingAutoConfigurationTests {
             ProducerFactory<?, ?> factory = context.getBean(ProducerFactory.class);
             assertThat(context.getBean(CausalClock.class)).isSameAs(CausalClock.shared(
                     CausalProducerInterceptor.DEFAULT_CLOCK_NAME, factory.getConfigurationProperties()));
+            assertThat(context.getBean(CausalClock.class)).isSameAs(CausalClock.shared(
+                    CausalProducerInterceptor.DEFAULT_CLOCK_NAME,
+                    context.getBean(ConsumerFactory.class).getConfigurationProperties()));
         });
     }
 
