@@ -1,10 +1,10 @@
 package io.github.tobyjamesclements.parsley;
 
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -24,14 +24,17 @@ import org.apache.kafka.common.header.Headers;
  * <p>Observe each consumed record that causes later sends, record each acknowledged send, and
  * stamp each outbound record's headers. A producer that awaits each acknowledgement (or flushes)
  * between causally ordered sends gets its own earlier sends claimed; pipelined sends are stamped
- * validly but not ordered among themselves. Stamps carry no sender tag. Not thread-safe: use one
- * per producing thread.
+ * validly but not ordered among themselves. Stamps carry no sender tag. Thread-safe: one clock
+ * may serve several threads, as the JVM-wide clocks of {@link #shared} serve every client that uses
+ * {@link CausalProducerInterceptor} or {@link CausalConsumerInterceptor}; its causal past is then
+ * the union of theirs.
  */
 public final class CausalClock {
 
     private final Function<String, UUID> topicIds;
-    private final Map<String, UUID> cache = new HashMap<>();
+    private final Map<String, UUID> cache = new ConcurrentHashMap<>();
     private final VectorClock clock = new VectorClock();
+    private String failure;
 
     /**
      * Creates a clock that resolves topic names to ids through {@code admin}, once per name.
@@ -59,6 +62,25 @@ public final class CausalClock {
     }
 
     /**
+     * The JVM-wide clock named {@code name} for the cluster of {@code clientConfigs}, shared by the
+     * interceptors configured with the same {@value CausalProducerInterceptor#CLOCK_NAME_CONFIG} and
+     * the same {@code bootstrap.servers} (in any order). Topic ids are resolved through an admin
+     * client built from the connection and security settings of {@code clientConfigs}, created on
+     * first use and kept for the life of the JVM, as the clock is. If two clocks of one name reach
+     * the same cluster through differently listed bootstrap servers, the second fails: they would
+     * miss each other's causes.
+     *
+     * @param name the clock's name, never blank
+     * @param clientConfigs a Kafka client's configuration, including {@code bootstrap.servers}
+     * @return the shared clock, never null
+     * @throws org.apache.kafka.common.config.ConfigException if the name is blank or
+     *     {@code bootstrap.servers} is missing
+     */
+    public static CausalClock shared(String name, Map<String, ?> clientConfigs) {
+        return SharedClocks.clock(name, clientConfigs);
+    }
+
+    /**
      * Makes a consumed record, and everything it depends on, a cause of later sends.
      *
      * @param record the consumed record, never null
@@ -69,10 +91,13 @@ public final class CausalClock {
     public void observe(ConsumerRecord<?, ?> record) {
         CausalHeaders.Read read = CausalHeaders.read(record.headers(), "topic=" + record.topic() + ", partition="
                 + record.partition() + ", offset=" + record.offset());
-        if (read.clock() != null) {
-            clock.mergeMax(read.clock());
+        Channel channel = new Channel(topicId(record.topic()), record.partition());
+        synchronized (this) {
+            if (read.clock() != null) {
+                clock.mergeMax(read.clock());
+            }
+            clock.advanceTo(channel, record.offset());
         }
-        clock.advanceTo(new Channel(topicId(record.topic()), record.partition()), record.offset());
     }
 
     /**
@@ -84,7 +109,10 @@ public final class CausalClock {
      */
     public void recordProduced(RecordMetadata metadata) {
         if (metadata.hasOffset()) {
-            clock.advanceTo(new Channel(topicId(metadata.topic()), metadata.partition()), metadata.offset());
+            Channel channel = new Channel(topicId(metadata.topic()), metadata.partition());
+            synchronized (this) {
+                clock.advanceTo(channel, metadata.offset());
+            }
         }
     }
 
@@ -92,16 +120,63 @@ public final class CausalClock {
      * Writes the current clock as the {@value CausalHeaders#CLOCK} header, replacing any.
      *
      * @param outbound the outbound record's headers, never null
+     * @throws IllegalStateException if an interceptor failed to record a cause on this clock:
+     *     its stamps would miss that cause, so it stamps nothing more
      */
-    public void stamp(Headers outbound) {
+    public synchronized void stamp(Headers outbound) {
+        refuseIfFailed();
         CausalHeaders.writeClock(outbound, clock);
     }
 
-    private UUID topicId(String topic) {
-        return cache.computeIfAbsent(topic, topicIds);
+    /**
+     * Stamps {@code outbound} with this clock merged with the clock it already carries, so a stamp
+     * written by code (or copied from a consumed record) loses no claim.
+     */
+    synchronized void stampOver(Headers outbound, VectorClock carried) {
+        refuseIfFailed();
+        CausalHeaders.writeClock(outbound, carried == null ? clock : VectorClock.copyOf(carried).mergeMax(clock));
     }
 
-    private static UUID describe(Admin admin, String topic) {
+    /** Resolves a topic's id ahead of its acknowledgement, which runs on the producer's I/O thread. */
+    void resolve(String topic) {
+        topicId(topic);
+    }
+
+    /**
+     * Marks this clock unusable: a cause it should hold is missing, so every later stamp would
+     * under-claim. Only a restart (a fresh clock) clears it.
+     */
+    synchronized void fail(String reason) {
+        if (failure == null) {
+            failure = reason;
+        }
+    }
+
+    synchronized String failure() {
+        return failure;
+    }
+
+    private void refuseIfFailed() {
+        if (failure != null) {
+            throw new IllegalStateException("This causal clock refuses to stamp: " + failure
+                    + ". Its stamps would miss that cause; fix the cause and restart the application");
+        }
+    }
+
+    /**
+     * Resolves outside the clock's lock: a lookup may wait on the cluster, and other threads (a
+     * producer's I/O thread among them) must not wait for it to stamp or record known topics.
+     */
+    private UUID topicId(String topic) {
+        UUID id = cache.get(topic);
+        if (id == null) {
+            id = topicIds.apply(topic);
+            cache.putIfAbsent(topic, id);
+        }
+        return id;
+    }
+
+    static UUID describe(Admin admin, String topic) {
         try {
             return AdminTopicCatalog.toUuid(admin.describeTopics(List.of(topic)).allTopicNames()
                     .get(30, TimeUnit.SECONDS).get(topic).topicId());

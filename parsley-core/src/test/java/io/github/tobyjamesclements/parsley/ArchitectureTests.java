@@ -42,6 +42,8 @@ class ArchitectureTests {
             "Topic", "Codec", "Message", "Emission", "Handler", "Fold", "Step", "Tick", "TickHandler", "TickFold",
             // edges
             "Stage", "Stage$Builder", "Stage$Stateful", "Parsley", "CausalStreams", "CausalClock",
+            // plain clients
+            "CausalProducerInterceptor", "CausalConsumerInterceptor", "CausalHeaderDeserializer",
             // startup diagnostics
             "ClusterConnectionException", "ClusterConnectionException$Reason",
             // observability

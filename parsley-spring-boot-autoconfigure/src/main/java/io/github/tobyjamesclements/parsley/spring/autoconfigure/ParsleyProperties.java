@@ -53,6 +53,8 @@ public class ParsleyProperties {
 
     private final Streams streams = new Streams();
 
+    private final Producer producer = new Producer();
+
     public boolean isEnabled() {
         return enabled;
     }
@@ -123,6 +125,10 @@ public class ParsleyProperties {
 
     public Streams getStreams() {
         return streams;
+    }
+
+    public Producer getProducer() {
+        return producer;
     }
 
     /** The running application. */
@@ -229,6 +235,24 @@ public class ParsleyProperties {
 
         public void setDownOnStall(boolean downOnStall) {
             this.downOnStall = downOnStall;
+        }
+    }
+
+    /** Causal stamping of the application's own Kafka producers and consumers. */
+    public static class Producer {
+
+        /**
+         * Whether to add Parsley's interceptors to Boot's producer and consumer factories, so every
+         * KafkaTemplate send is stamped with what the application consumed and sent before it.
+         */
+        private boolean stamp = false;
+
+        public boolean isStamp() {
+            return stamp;
+        }
+
+        public void setStamp(boolean stamp) {
+            this.stamp = stamp;
         }
     }
 }

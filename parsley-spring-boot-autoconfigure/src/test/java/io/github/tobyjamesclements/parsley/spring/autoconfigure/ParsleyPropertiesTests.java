@@ -34,12 +34,13 @@ class ParsleyPropertiesTests {
                 "parsley.readiness", "parsley.startup-check-timeout", "parsley.stages", "parsley.streams.enabled",
                 "parsley.topics.create", "parsley.topics.partitions",
                 "parsley.topics.replication-factor", "parsley.health.hold-age-threshold",
-                "parsley.health.down-on-stall");
+                "parsley.health.down-on-stall", "parsley.producer.stamp");
         assertThat(property(metadata, "parsley.truncation-interval").path("defaultValue").asString()).isEqualTo("10m");
         assertThat(property(metadata, "parsley.hold-warning-after").path("defaultValue").asString()).isEqualTo("30s");
         assertThat(property(metadata, "parsley.startup-check-timeout").path("defaultValue").asString())
                 .isEqualTo("15s");
         assertThat(property(metadata, "parsley.enabled").path("defaultValue").asBoolean()).isTrue();
+        assertThat(property(metadata, "parsley.producer.stamp").path("defaultValue").asBoolean()).isFalse();
     }
 
     @Test
