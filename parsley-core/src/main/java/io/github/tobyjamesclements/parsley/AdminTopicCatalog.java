@@ -108,8 +108,9 @@ final class AdminTopicCatalog implements TopicCatalog {
             }
         });
         if (!compacted.isEmpty()) {
-            throw new IllegalStateException("Compacted topics cannot be causal channels; topics=" + compacted
-                    + "; compaction leaves holes Parsley would treat as delivered: use cleanup.policy=delete");
+            throw new IllegalStateException("Compacted topics cannot be causal channels or dead-letter topics; topics="
+                    + compacted + "; compaction leaves holes Parsley would treat as delivered, and would drop dead"
+                    + " letters: use cleanup.policy=delete");
         }
     }
 

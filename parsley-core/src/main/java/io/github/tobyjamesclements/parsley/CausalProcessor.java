@@ -38,6 +38,7 @@ final class CausalProcessor implements Processor<byte[], byte[], byte[], byte[]>
     private final Stage stage;
     private final TopicCatalog catalog;
     private final HoldBoard board;
+    private final DeadLetterBoard deadLetters;
 
     private ProcessorContext<byte[], byte[]> context;
     private CausalNode node;
@@ -51,14 +52,18 @@ final class CausalProcessor implements Processor<byte[], byte[], byte[], byte[]>
     private LogicRunner logic;
     private StageMetrics metrics;
     private HoldMonitor monitor;
+    private PoisonRecords poison;
     private boolean positionsChecked;
     private long replaysReported;
 
-    CausalProcessor(String applicationId, Stage stage, TopicCatalog catalog, HoldBoard board) {
+    /** {@code deadLetters} is null for an application without a dead-letter topic (fail closed). */
+    CausalProcessor(String applicationId, Stage stage, TopicCatalog catalog, HoldBoard board,
+            DeadLetterBoard deadLetters) {
         this.applicationId = applicationId;
         this.stage = stage;
         this.catalog = catalog;
         this.board = board;
+        this.deadLetters = deadLetters;
     }
 
     @Override
@@ -113,6 +118,7 @@ final class CausalProcessor implements Processor<byte[], byte[], byte[], byte[]>
         positionsChecked = !catalog.brokerBacked();
         replaysReported = 0;
         metrics = new StageMetrics(context.metrics(), stage.name(), taskId, channelsByTopic.keySet());
+        poison = new PoisonRecords(context, applicationId, stage.name(), deadLetters, metrics);
         monitor = new HoldMonitor(stage.name(), taskId, node, catalog, topicsByChannel, stage.holdWarningAfter(),
                 board, metrics);
         context.schedule(SWEEP_INTERVAL, PunctuationType.WALL_CLOCK_TIME, this::sweep);
@@ -135,11 +141,33 @@ final class CausalProcessor implements Processor<byte[], byte[], byte[], byte[]>
         String where = "topic=" + md.topic() + ", partition=" + md.partition() + ", offset=" + md.offset();
         checkPositionsCaptured(md, where);
         checkRetention(channel, md, where);
-        CausalHeaders.Read read = CausalHeaders.read(record.headers(), where);
+        CausalHeaders.Read read;
+        try {
+            read = CausalHeaders.read(record.headers(), where);
+        } catch (CorruptClockException e) {
+            unreadable(record, channel, md, e);
+            return;
+        }
+        byte[] headers = poison.keepsHeaders() ? HeaderBlock.encode(record.headers()) : null;
         InboundRecord inbound = new InboundRecord(channel, md.offset(), read.clock(), read.sender(), read.seq(),
-                record.key(), record.value(), record.timestamp());
+                record.key(), record.value(), record.timestamp(), headers);
         fedThrough.merge(channel, md.offset(), Math::max);
-        handle(node.onRecord(inbound));
+        handle(node.onRecord(inbound), channel, md.offset());
+        sweepPositions();
+    }
+
+    /**
+     * A record whose causal headers cannot be read is never fed to the node. Dead-lettered, it
+     * counts as fed, so the position sweep may pass it and its offset is bridged like a
+     * consumer-skipped one (docs/protocol-decisions.md, "Dead letters"); a replayed one (at or
+     * below the frontier, the prefix of a grown input) is history and is only skipped.
+     */
+    private void unreadable(Record<byte[], byte[]> record, Channel channel, RecordMetadata md,
+            CorruptClockException e) {
+        if (!poison.keepsHeaders() || md.offset() > node.frontier(channel)) {
+            poison.unreadable(record, md.topic(), md.partition(), md.offset(), e);
+        }
+        fedThrough.merge(channel, md.offset(), Math::max);
         sweepPositions();
     }
 
@@ -175,13 +203,27 @@ final class CausalProcessor implements Processor<byte[], byte[], byte[], byte[]>
         }
     }
 
-    private void handle(List<Delivery> deliveries) {
+    /**
+     * Runs the logic of each delivery; {@code arrived} and {@code arrivedOffset} name the record
+     * whose own arrival this is (null and -1 for a position sweep), so that any other delivery is
+     * known to come from a hold queue. A step whose codecs or logic fail wrote and sent nothing:
+     * the record is dead-lettered, or the task fails.
+     */
+    private void handle(List<Delivery> deliveries, Channel arrived, long arrivedOffset) {
         if (deliveries.isEmpty()) {
             return;
         }
         metrics.delivered(deliveries.size());
         for (Delivery d : deliveries) {
-            door.emit(logic.apply(d, topicsByChannel.get(d.channel())), d.timestamp());
+            String topic = topicsByChannel.get(d.channel());
+            try {
+                LogicRunner.Outcome outcome = logic.apply(d, topic);
+                List<StampingDoor.Outbound> sends = door.prepare(outcome.emissions(), d.timestamp());
+                logic.commit(outcome);
+                door.send(sends);
+            } catch (LogicFailure f) {
+                poison.failed(d, topic, f, !(d.channel().equals(arrived) && d.offset() == arrivedOffset));
+            }
         }
     }
 
@@ -193,7 +235,7 @@ final class CausalProcessor implements Processor<byte[], byte[], byte[], byte[]>
                     || view.lastReturned() > fedThrough.getOrDefault(e.getValue(), -1L)) {
                 continue;
             }
-            handle(node.positionAdvance(e.getValue(), view.position()));
+            handle(node.positionAdvance(e.getValue(), view.position()), null, -1);
         }
     }
 

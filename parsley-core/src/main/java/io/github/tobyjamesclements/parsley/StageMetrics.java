@@ -25,6 +25,7 @@ final class StageMetrics {
     private final Map<String, String> tags;
     private final List<Sensor> sensors = new ArrayList<>();
     private final Map<String, Sensor[]> perTopic = new LinkedHashMap<>();
+    private final Map<String, Sensor> deadLettered = new LinkedHashMap<>();
 
     private final Sensor held;
     private final Sensor heldAge;
@@ -89,6 +90,18 @@ final class StageMetrics {
 
     void unresolvableTopics(int count) {
         unresolvableTopics.record(count);
+    }
+
+    /** One record of {@code topic} written to the dead-letter topic; the counter appears at the first. */
+    void deadLettered(String topic) {
+        deadLettered.computeIfAbsent(topic, t -> {
+            Map<String, String> tt = new LinkedHashMap<>(tags);
+            tt.put("topic", t);
+            Sensor s = sensor(t + "-records-dead-lettered", Sensor.RecordingLevel.INFO);
+            s.add(name("records-dead-lettered-total", "Records of this source topic written to the dead-letter topic",
+                    tt), new CumulativeSum());
+            return s;
+        }).record(1);
     }
 
     void tickEmitted() {

@@ -43,7 +43,9 @@ class ArchitectureTests {
             // edges
             "Stage", "Stage$Builder", "Stage$Stateful", "Parsley", "CausalStreams", "CausalClock",
             // observability
-            "HeldRecord", "HeldRecord$UnmetClaim", "HeldRecord$Diagnosis", "CausalHeaders", "CorruptClockException");
+            "HeldRecord", "HeldRecord$UnmetClaim", "HeldRecord$Diagnosis", "CausalHeaders", "CorruptClockException",
+            // poison records
+            "PoisonRecordException", "DeadLetterReport", "DeadLetterReport$LastError");
 
     /** The functional core: user logic programs against these without seeing a Kafka type. */
     static final Set<String> FUNCTIONAL_CORE = Set.of("Topic", "Codec", "Message", "Emission", "Handler", "Fold",
