@@ -47,7 +47,9 @@ class PlantedFaultSimTests {
                 plant(Faults.OUT_OF_FIFO, SharedInputRaceSimTests.class, SharedInputRaceSimTests.SHARED_INPUT),
                 plant(Faults.DROP_FORMER_SINK_HEAL, FormerSinkSimTests.class, FormerSinkSimTests.DROPPED_SINK),
                 plant(Faults.POSITION_ZERO_MEANS_NOTHING, UnknownPositionSimTests.class,
-                        UnknownPositionSimTests.FROM_OFFSET_ZERO));
+                        UnknownPositionSimTests.FROM_OFFSET_ZERO),
+                plant(Faults.DEAD_LETTER_OUTSIDE_STEP, DeadLetterSimTests.class, DeadLetterSimTests.POISON_CHAIN),
+                plant(Faults.DEAD_LETTER_DROPPED, DeadLetterSimTests.class, DeadLetterSimTests.POISON_CHAIN));
     }
 
     private static Arguments plant(Fault fault, Class<?> family, Scenario scenario) {

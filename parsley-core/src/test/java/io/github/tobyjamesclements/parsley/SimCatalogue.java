@@ -35,6 +35,8 @@ final class SimCatalogue {
                 new Entry(HighWatermarkSeedSimTests.class, HighWatermarkSeedSimTests.OPEN_SIBLING),
                 new Entry(FormerSinkSimTests.class, FormerSinkSimTests.DROPPED_SINK),
                 new Entry(UnknownPositionSimTests.class, UnknownPositionSimTests.FROM_OFFSET_ZERO),
-                new Entry(HeldRecordRetentionSimTests.class, HeldRecordRetentionSimTests.RESPECTING_HOLDS));
+                new Entry(HeldRecordRetentionSimTests.class, HeldRecordRetentionSimTests.RESPECTING_HOLDS),
+                new Entry(DeadLetterSimTests.class, DeadLetterSimTests.POISON_CHAIN),
+                new Entry(DeadLetterSimTests.class, DeadLetterSimTests.HELD_POISON));
     }
 }
