@@ -48,6 +48,8 @@ final class CausalProcessor implements Processor<byte[], byte[], byte[], byte[]>
     private Map<TopicPartition, Channel> channelsByPartition;
     private Map<Channel, String> topicsByChannel;
     private Map<Channel, Long> fedThrough;
+    /** The first offset fed per channel since init: a poison record's reset advice depends on it. */
+    private Map<Channel, Long> firstFed;
     private StampingDoor door;
     private LogicRunner logic;
     private StageMetrics metrics;
@@ -115,6 +117,7 @@ final class CausalProcessor implements Processor<byte[], byte[], byte[], byte[]>
         door = new StampingDoor(context, node, stage, catalog, tickTopic, tickChannel);
         logic = new LogicRunner(stage, sources, tickChannel, foldStore);
         fedThrough = new HashMap<>();
+        firstFed = new HashMap<>();
         positionsChecked = !catalog.brokerBacked();
         replaysReported = 0;
         metrics = new StageMetrics(context.metrics(), stage.name(), taskId, channelsByTopic.keySet());
@@ -141,6 +144,7 @@ final class CausalProcessor implements Processor<byte[], byte[], byte[], byte[]>
         String where = "topic=" + md.topic() + ", partition=" + md.partition() + ", offset=" + md.offset();
         checkPositionsCaptured(md, where);
         checkRetention(channel, md, where);
+        firstFed.putIfAbsent(channel, md.offset());
         CausalHeaders.Read read;
         try {
             read = CausalHeaders.read(record.headers(), where);
@@ -165,7 +169,8 @@ final class CausalProcessor implements Processor<byte[], byte[], byte[], byte[]>
     private void unreadable(Record<byte[], byte[]> record, Channel channel, RecordMetadata md,
             CorruptClockException e) {
         if (!poison.keepsHeaders() || md.offset() > node.frontier(channel)) {
-            poison.unreadable(record, md.topic(), md.partition(), md.offset(), e);
+            boolean first = firstFed.get(channel) == md.offset();
+            poison.unreadable(record, md.topic(), md.partition(), md.offset(), first, e);
         }
         fedThrough.merge(channel, md.offset(), Math::max);
         sweepPositions();
@@ -222,7 +227,8 @@ final class CausalProcessor implements Processor<byte[], byte[], byte[], byte[]>
                 logic.commit(outcome);
                 door.send(sends);
             } catch (LogicFailure f) {
-                poison.failed(d, topic, f, !(d.channel().equals(arrived) && d.offset() == arrivedOffset));
+                boolean held = !(d.channel().equals(arrived) && d.offset() == arrivedOffset);
+                poison.failed(d, topic, f, held, !held && firstFed.get(d.channel()) == d.offset());
             }
         }
     }

@@ -11,7 +11,8 @@ package io.github.tobyjamesclements.parsley;
  * or {@code parsley.dead-letter-topic} with the Spring Boot starter) and restart; or, for a record
  * that was not held, stop the application and move its consumer group past the record with the
  * exact {@code kafka-consumer-groups.sh} command, keeping the state directory and changelogs so
- * fold state survives. A record that was held lives in the stage's state store, so moving the
+ * fold state survives, when the group's committed offset is the record's (the message says
+ * whether that is known). A record that was held lives in the stage's state store, so moving the
  * group cannot skip it. The cause is the failing code's exception.
  */
 public class PoisonRecordException extends RuntimeException {
@@ -81,14 +82,28 @@ public class PoisonRecordException extends RuntimeException {
         return held;
     }
 
-    /** The two ways past a record the consumer group can skip: a dead-letter topic, or a reset past it. */
-    static String waysOut(String applicationId, String topic, int partition, long offset) {
+    /**
+     * The two ways past a record the consumer group can skip: a dead-letter topic, or a reset past
+     * it. The reset is exact only when the group's committed offset is the record's own: records of
+     * the partition processed before it in the aborted transaction are not committed, and a reset
+     * would skip them too. {@code firstSinceStart} says the task met no earlier record of the
+     * partition since it started, which proves that.
+     */
+    static String waysOut(String applicationId, String topic, int partition, long offset, boolean firstSinceStart) {
+        String tp = topic + ":" + partition;
         return "; to move on, either set a dead-letter topic (parsley.dead-letter-topic, or Parsley.deadLetterTopic)"
                 + " and restart: the record is written there with its error and the stage continues; or stop the"
                 + " application and move its consumer group past the record, keeping the state directory and the"
                 + " changelogs so fold state survives: kafka-consumer-groups.sh --bootstrap-server <brokers>"
-                + " --reset-offsets --group " + applicationId + " --topic " + topic + ":" + partition
-                + " --to-offset " + (offset + 1) + " --execute (docs/operations.md, \"A poison record\")";
+                + " --reset-offsets --group " + applicationId + " --topic " + tp + " --to-offset " + (offset + 1)
+                + " --execute, "
+                + (firstSinceStart ? "exact here: this task met no earlier record of " + tp + " since it started, so"
+                        + " the group's committed offset is this record's"
+                        : "but only if the group's committed offset on " + tp + " is " + offset
+                                + " (kafka-consumer-groups.sh --describe --group " + applicationId + "): earlier records"
+                                + " of " + tp + " were processed in the aborted transaction, and a reset from a lower"
+                                + " committed offset would skip them too")
+                + " (docs/operations.md, \"A poison record\")";
     }
 
     /** The way past a record released from a hold queue, which a consumer-group reset cannot skip. */

@@ -62,13 +62,15 @@ final class PoisonRecords {
      * A consumed record whose protocol headers cannot be read. It is never fed to the node: its
      * offset is bridged like a consumer-skipped one (docs/protocol-decisions.md).
      *
+     * @param first whether it is the first record of its partition this task met since it started
      * @throws CorruptClockException without a dead-letter topic, naming the ways out
      */
-    void unreadable(Record<byte[], byte[]> record, String topic, int partition, long offset, CorruptClockException e) {
+    void unreadable(Record<byte[], byte[]> record, String topic, int partition, long offset, boolean first,
+            CorruptClockException e) {
         if (board == null) {
             // not chained: the root cause is what reports show, so it must carry the ways out itself
             CorruptClockException fatal = new CorruptClockException(e.getMessage()
-                    + PoisonRecordException.waysOut(applicationId, topic, partition, offset));
+                    + PoisonRecordException.waysOut(applicationId, topic, partition, offset, first));
             fatal.setStackTrace(e.getStackTrace());
             throw fatal;
         }
@@ -79,14 +81,16 @@ final class PoisonRecords {
      * A delivered record whose codecs or logic failed; nothing of its step was written or sent.
      *
      * @param held whether the record was released from a hold queue rather than delivered by its own arrival
+     * @param first whether it is the first record of its partition this task met since it started
      * @throws PoisonRecordException without a dead-letter topic, naming the ways out
      */
-    void failed(Delivery d, String topic, LogicFailure f, boolean held) {
+    void failed(Delivery d, String topic, LogicFailure f, boolean held, boolean first) {
         if (board == null) {
             String message = "Stage code failed on a record; stage=" + stage + ", topic=" + topic + ", partition="
                     + d.channel().partition() + ", offset=" + d.offset() + ", failed=" + f.what() + ": " + f.getCause()
                     + (held ? PoisonRecordException.heldWaysOut()
-                            : PoisonRecordException.waysOut(applicationId, topic, d.channel().partition(), d.offset()));
+                            : PoisonRecordException.waysOut(applicationId, topic, d.channel().partition(), d.offset(),
+                                    first));
             throw new PoisonRecordException(message, stage, topic, d.channel().partition(), d.offset(), held,
                     f.getCause());
         }

@@ -177,7 +177,10 @@ class DeadLetterTopologyTests {
                     .hasMessageContaining("parsley.dead-letter-topic")
                     .hasMessageContaining("keeping the state directory and the changelogs so fold state survives")
                     .hasMessageEndingWith("kafka-consumer-groups.sh --bootstrap-server <brokers> --reset-offsets"
-                            + " --group shop --topic payments:0 --to-offset 2 --execute (docs/operations.md,"
+                            + " --group shop --topic payments:0 --to-offset 2 --execute, but only if the group's"
+                            + " committed offset on payments:0 is 1 (kafka-consumer-groups.sh --describe --group shop):"
+                            + " earlier records of payments:0 were processed in the aborted transaction, and a reset"
+                            + " from a lower committed offset would skip them too (docs/operations.md,"
                             + " \"A poison record\")");
         }
     }
@@ -192,7 +195,8 @@ class DeadLetterTopologyTests {
                     .hasMessageStartingWith("Stage code failed on a record; stage=notifier, topic=payments,"
                             + " partition=0, offset=0, failed=handler: java.lang.UnsupportedOperationException:"
                             + " refunds are not supported; to move on, either set a dead-letter topic")
-                    .hasMessageContaining("--group shop --topic payments:0 --to-offset 1 --execute")
+                    .hasMessageContaining("--group shop --topic payments:0 --to-offset 1 --execute, exact here: this"
+                            + " task met no earlier record of payments:0 since it started")
                     .hasRootCauseInstanceOf(UnsupportedOperationException.class);
         }
         try (TopologyTestDriver d = new TopologyTestDriver(Parsley.named("shop", notifier()).testTopology(), props())) {
