@@ -8,7 +8,9 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.binder.MeterBinder;
+import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.DoubleBinaryOperator;
@@ -21,7 +23,9 @@ import org.jspecify.annotations.Nullable;
  * Micrometer meters for Parsley's {@code vc-metrics} (aggregated per stage across local tasks, so
  * tags stay low-cardinality: application and stage, plus topic for per-topic holds) and for the
  * Kafka Streams client- and thread-level metrics. Every meter reads the live metric on each
- * sample; {@link #refresh()} registers Streams metrics that appeared since the last call.
+ * sample; {@link #refresh()} registers Streams metrics that appeared since the last call. With a
+ * dead-letter topic, {@code parsley.records.dead.lettered} counts per stage and source topic the
+ * records written there.
  */
 public class ParsleyMeterBinder implements MeterBinder, KafkaStreams.StateListener {
 
@@ -67,8 +71,38 @@ public class ParsleyMeterBinder implements MeterBinder, KafkaStreams.StateListen
             counter(registry, "parsley.truncation.sweeps.skipped", "Failed truncation sweeps", tags, stage.name(),
                     "truncation-sweeps-skipped-total");
             counter(registry, "parsley.ticks.emitted", "Ticks emitted", tags, stage.name(), "ticks-emitted-total");
+            if (parsley.deadLetterTopic().isPresent()) {
+                deadLettered(registry, tags, stage);
+            }
         }
         refresh();
+    }
+
+    /** One counter per source topic (and tick topic) of the stage, from the per-topic Streams metric. */
+    private void deadLettered(MeterRegistry registry, Tags tags, Stage stage) {
+        List<String> topics = new ArrayList<>(stage.sourceTopics());
+        stage.tickInterval().ifPresent(t -> topics.add(parsley.applicationId() + "-" + stage.name() + "-ticks"));
+        for (String topic : topics) {
+            FunctionCounter.builder("parsley.records.dead.lettered", streams,
+                    s -> perTopic(s, stage.name(), topic, "records-dead-lettered-total"))
+                    .description("Records of the topic written to the dead-letter topic instead of failing the stage")
+                    .tags(tags.and("topic", topic)).register(registry);
+        }
+    }
+
+    private static double perTopic(CausalStreams streams, String stage, String topic, String metric) {
+        double out = 0;
+        for (Map.Entry<MetricName, ? extends Metric> e : streams.metrics().entrySet()) {
+            MetricName n = e.getKey();
+            if (n.group().equals(GROUP) && n.name().equals(metric) && stage.equals(n.tags().get("stage"))
+                    && topic.equals(n.tags().get("topic"))) {
+                double v = value(e.getValue());
+                if (!Double.isNaN(v)) {
+                    out += v;
+                }
+            }
+        }
+        return out;
     }
 
     /** Registers new Streams metrics whenever the application becomes RUNNING (threads and tasks exist then). */

@@ -31,6 +31,15 @@ public class ParsleyProperties {
     /** Longest time to wait for the Streams client to close on shutdown. */
     private Duration closeTimeout = Duration.ofSeconds(20);
 
+    /**
+     * Topic to write poison records to instead of stopping the application: a record whose causal
+     * headers cannot be read, whose key or value its codec cannot decode, or on which a handler or
+     * fold throws. Written in the transaction of the step that met the record, with its original
+     * key, value and headers plus Kafka Streams' dead-letter error headers. Unset, such a record
+     * stops the application (fail closed).
+     */
+    private @Nullable String deadLetterTopic;
+
     /** Per-stage overrides, keyed by stage name. */
     private final Map<String, StageSettings> stages = new LinkedHashMap<>();
 
@@ -78,6 +87,14 @@ public class ParsleyProperties {
 
     public void setCloseTimeout(Duration closeTimeout) {
         this.closeTimeout = closeTimeout;
+    }
+
+    public @Nullable String getDeadLetterTopic() {
+        return deadLetterTopic;
+    }
+
+    public void setDeadLetterTopic(@Nullable String deadLetterTopic) {
+        this.deadLetterTopic = deadLetterTopic;
     }
 
     public Map<String, StageSettings> getStages() {
@@ -143,7 +160,7 @@ public class ParsleyProperties {
     /** Topic creation at startup, for development and tests; production topics are created by hand. */
     public static class Topics {
 
-        /** Whether to create missing source, sink and tick topics at startup. */
+        /** Whether to create missing source, sink, tick and dead-letter topics at startup. */
         private boolean create = false;
 
         /** Number of partitions of created source and sink topics; tick topics get the stage's widest source's. */

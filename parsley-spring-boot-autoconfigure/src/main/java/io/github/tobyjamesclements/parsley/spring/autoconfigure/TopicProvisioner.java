@@ -22,8 +22,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Development convenience ({@code parsley.topics.create=true}): creates missing source and sink
- * topics, then each stage's tick topic with as many partitions as the stage's widest source
- * (protocol.md §12.5). Never alters an existing topic.
+ * topics and the dead-letter topic, then each stage's tick topic with as many partitions as the
+ * stage's widest source (protocol.md §12.5). Never alters an existing topic.
  */
 final class TopicProvisioner {
 
@@ -40,6 +40,7 @@ final class TopicProvisioner {
                 plain.addAll(s.sourceTopics());
                 plain.addAll(s.sinkTopics());
             });
+            parsley.deadLetterTopic().ifPresent(plain::add);
             create(admin, plain, t -> settings.getPartitions(), settings.getReplicationFactor());
             for (Stage stage : parsley.stages()) {
                 if (stage.tickInterval().isPresent()) {

@@ -31,12 +31,16 @@ class ParsleyPropertiesTests {
         }
         assertThat(names).containsExactlyInAnyOrder("parsley.enabled", "parsley.application-id",
                 "parsley.truncation-interval", "parsley.hold-warning-after", "parsley.close-timeout",
-                "parsley.stages", "parsley.streams.enabled", "parsley.topics.create", "parsley.topics.partitions",
+                "parsley.dead-letter-topic", "parsley.stages", "parsley.streams.enabled", "parsley.topics.create", "parsley.topics.partitions",
                 "parsley.topics.replication-factor", "parsley.health.hold-age-threshold",
                 "parsley.health.down-on-stall");
         assertThat(property(metadata, "parsley.truncation-interval").path("defaultValue").asString()).isEqualTo("10m");
         assertThat(property(metadata, "parsley.hold-warning-after").path("defaultValue").asString()).isEqualTo("30s");
         assertThat(property(metadata, "parsley.enabled").path("defaultValue").asBoolean()).isTrue();
+        JsonNode deadLetters = property(metadata, "parsley.dead-letter-topic");
+        assertThat(deadLetters.path("type").asString()).isEqualTo("java.lang.String");
+        assertThat(deadLetters.has("defaultValue")).as("unset by default: fail closed").isFalse();
+        assertThat(deadLetters.path("description").asString()).contains("Unset, such a record stops the application");
     }
 
     @Test
