@@ -112,8 +112,8 @@ final class E2eReport {
             selfRow(s, "Skew p99 / no-skew p99", runs, rounds, r -> r.skew.p99() / r.noSkew.p99());
             s.append('\n');
 
-            s.append("Holds, sampled every 50 ms (`records-held` summed over tasks, recorded by each task every 500 ms;"
-                    + " held heads from `explainHolds()`, published on the same 500 ms punctuator):\n\n");
+            s.append("Holds, sampled every 50 ms (`records-held` summed over tasks, recorded by each task as holds"
+                    + " start and end; held heads from `explainHolds()`, published as they change):\n\n");
             s.append("| Round | Phase | Samples | Samples with holds | records-held mean | records-held max"
                     + " | Held heads max |\n|---:|---|---:|---:|---:|---:|---:|\n");
             for (EndToEndBenchmark.Run r : runs) {

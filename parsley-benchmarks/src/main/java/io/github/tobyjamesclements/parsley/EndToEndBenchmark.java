@@ -593,7 +593,7 @@ final class EndToEndBenchmark {
 
     /**
      * Samples every 50 ms, until stopped, the {@code records-held} gauge summed over the tasks (each
-     * task records it on its 500 ms punctuator), the held heads of {@link CausalStreams#explainHolds()}
+     * task records it as holds start and end), the held heads of {@link CausalStreams#explainHolds()}
      * and the longest hold age.
      */
     static final class HoldSampler {

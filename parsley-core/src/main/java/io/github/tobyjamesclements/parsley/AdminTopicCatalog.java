@@ -2,6 +2,7 @@ package io.github.tobyjamesclements.parsley;
 
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -23,9 +24,11 @@ import org.apache.kafka.clients.admin.ListOffsetsResult;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.IsolationLevel;
+import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.TopicCollection;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.TopicAuthorizationException;
@@ -71,18 +74,29 @@ final class AdminTopicCatalog implements TopicCatalog {
         Set<String> topics = new TreeSet<>(declared);
         Map<String, TopicDescription> found = new TreeMap<>();
         List<String> missing = new ArrayList<>();
+        List<String> denied = new ArrayList<>();
+        List<Throwable> refusals = new ArrayList<>();
         admin.describeTopics(topics).topicNameValues().forEach((name, future) -> {
             try {
                 found.put(name, future.get(TIMEOUT_SECONDS, TimeUnit.SECONDS));
             } catch (ExecutionException e) {
-                if (!(e.getCause() instanceof UnknownTopicOrPartitionException)) {
+                if (e.getCause() instanceof TopicAuthorizationException) {
+                    denied.add(name);
+                    refusals.add(e.getCause());
+                } else if (e.getCause() instanceof UnknownTopicOrPartitionException) {
+                    missing.add(name);
+                } else {
                     throw new IllegalStateException("Cannot resolve topic; topic=" + name + ": " + e.getCause(), e);
                 }
-                missing.add(name);
             } catch (InterruptedException | TimeoutException e) {
                 throw interrupted("Cannot resolve topic; topic=" + name, e);
             }
         });
+        if (!denied.isEmpty()) {
+            throw TopicAccessException.denied(AclOperation.DESCRIBE, denied, "Parsley resolves every source, sink"
+                    + " and tick topic at startup (Kafka gives this answer too for a topic that does not exist); a"
+                    + " source needs Read and a sink Write, each of which includes Describe", refusals.get(0));
+        }
         if (!missing.isEmpty()) {
             throw new IllegalStateException("Cannot resolve topic; missing topics=" + missing
                     + "; create every source, sink and tick topic before starting the application");
@@ -99,7 +113,27 @@ final class AdminTopicCatalog implements TopicCatalog {
     private void refuseCompacted(Set<String> topics) {
         List<ConfigResource> resources = topics.stream()
                 .map(t -> new ConfigResource(ConfigResource.Type.TOPIC, t)).toList();
-        Map<ConfigResource, Config> configs = await(admin.describeConfigs(resources).all(), "describe topic configs");
+        Map<ConfigResource, Config> configs = new TreeMap<>(Comparator.comparing(ConfigResource::name));
+        List<String> denied = new ArrayList<>();
+        TopicAuthorizationException refusal = null;
+        for (Map.Entry<ConfigResource, KafkaFuture<Config>> e : admin.describeConfigs(resources).values().entrySet()) {
+            try {
+                configs.put(e.getKey(), e.getValue().get(TIMEOUT_SECONDS, TimeUnit.SECONDS));
+            } catch (ExecutionException x) {
+                if (!(x.getCause() instanceof TopicAuthorizationException t)) {
+                    throw new IllegalStateException("Cannot describe topic configs; topic=" + e.getKey().name() + ": "
+                            + x.getCause(), x.getCause());
+                }
+                denied.add(e.getKey().name());
+                refusal = t;
+            } catch (InterruptedException | TimeoutException x) {
+                throw interrupted("Cannot describe topic configs; topic=" + e.getKey().name(), x);
+            }
+        }
+        if (!denied.isEmpty()) {
+            throw TopicAccessException.denied(AclOperation.DESCRIBE_CONFIGS, denied, "Parsley reads the cleanup"
+                    + " policy of every source and sink to refuse compacted causal topics", refusal);
+        }
         List<String> compacted = new ArrayList<>();
         configs.forEach((r, c) -> {
             ConfigEntry policy = c.get(TopicConfig.CLEANUP_POLICY_CONFIG);
@@ -174,10 +208,10 @@ final class AdminTopicCatalog implements TopicCatalog {
             return Optional.empty();
         }
         if (r instanceof Resolution.Unresolved u) {
-            throw new IllegalStateException("Cannot resolve topic id " + topicId + ", a former sink of this stage whose"
-                    + " records it must keep claiming: " + u.why() + "; grant this application's principal DESCRIBE on"
-                    + " that topic (" + aclHint(topicId) + "); its claims are never dropped unless the topic is proven"
-                    + " gone");
+            throw new IllegalStateException("Cannot resolve the end offsets of topic id " + topicId + ", a sink (declared"
+                    + " or former) of this stage whose records its stamps must claim: " + u.why() + "; grant this"
+                    + " application's principal DESCRIBE on that topic (" + aclHint(topicId) + "); claims are never"
+                    + " given up unless the topic is proven gone");
         }
         Optional<String> name = Optional.of(((Resolution.Visible) r).name());
         int count = describeByName(name.get()).partitions().size();
@@ -186,7 +220,8 @@ final class AdminTopicCatalog implements TopicCatalog {
             specs.put(new TopicPartition(name.get(), p), OffsetSpec.latest());
         }
         Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> latest = await(admin.listOffsets(specs,
-                new ListOffsetsOptions(IsolationLevel.READ_UNCOMMITTED)).all(), "list end offsets");
+                new ListOffsetsOptions(IsolationLevel.READ_UNCOMMITTED)).all(), "list end offsets of " + name.get(),
+                List.of(name.get()));
         if (!toUuid(describeByName(name.get()).topicId()).equals(topicId)) {
             return Optional.empty();
         }
@@ -213,7 +248,7 @@ final class AdminTopicCatalog implements TopicCatalog {
                 String name = ((Resolution.Visible) r).name();
                 Map<TopicPartition, OffsetSpec> specs = new HashMap<>();
                 list.forEach(c -> specs.put(new TopicPartition(name, c.partition()), OffsetSpec.earliest()));
-                await(admin.listOffsets(specs).all(), "list log starts")
+                await(admin.listOffsets(specs).all(), "list log starts of " + name, List.of(name))
                         .forEach((tp, info) -> starts.put(new Channel(id, tp.partition()), info.offset()));
             }
         });
@@ -239,7 +274,8 @@ final class AdminTopicCatalog implements TopicCatalog {
     @Override
     public long logStart(String topic, int partition) {
         TopicPartition tp = new TopicPartition(topic, partition);
-        return await(admin.listOffsets(Map.of(tp, OffsetSpec.earliest())).all(), "list log start").get(tp).offset();
+        return await(admin.listOffsets(Map.of(tp, OffsetSpec.earliest())).all(), "list the log start of " + tp,
+                List.of(topic)).get(tp).offset();
     }
 
     @Override
@@ -306,13 +342,22 @@ final class AdminTopicCatalog implements TopicCatalog {
     }
 
     private TopicDescription describeByName(String name) {
-        return await(admin.describeTopics(List.of(name)).allTopicNames(), "describe topic " + name).get(name);
+        return await(admin.describeTopics(List.of(name)).allTopicNames(), "describe topic " + name, List.of(name))
+                .get(name);
     }
 
-    private static <T> T await(org.apache.kafka.common.KafkaFuture<T> future, String what) {
+    /**
+     * Awaits an answer about {@code topics}; a refusal to describe them is a
+     * {@link TopicAccessException} naming them, anything else an {@link IllegalStateException}.
+     */
+    private static <T> T await(KafkaFuture<T> future, String what, Collection<String> topics) {
         try {
             return future.get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
         } catch (ExecutionException e) {
+            if (e.getCause() instanceof TopicAuthorizationException t) {
+                Set<String> denied = t.unauthorizedTopics().isEmpty() ? new TreeSet<>(topics) : t.unauthorizedTopics();
+                throw TopicAccessException.denied(AclOperation.DESCRIBE, denied, "Parsley could not " + what, t);
+            }
             throw new IllegalStateException("Cannot " + what + ": " + e.getCause(), e.getCause());
         } catch (InterruptedException | TimeoutException e) {
             throw interrupted("Cannot " + what, e);

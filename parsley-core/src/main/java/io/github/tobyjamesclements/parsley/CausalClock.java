@@ -12,6 +12,8 @@ import java.util.function.Function;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.acl.AclOperation;
+import org.apache.kafka.common.errors.TopicAuthorizationException;
 import org.apache.kafka.common.header.Headers;
 
 /**
@@ -61,7 +63,8 @@ public final class CausalClock {
      *
      * @param record the consumed record, never null
      * @throws CorruptClockException if its causal headers are corrupt
-     * @throws IllegalStateException if its topic cannot be resolved
+     * @throws TopicAccessException if the principal may not describe its topic
+     * @throws IllegalStateException if its topic cannot be resolved otherwise
      */
     public void observe(ConsumerRecord<?, ?> record) {
         CausalHeaders.Read read = CausalHeaders.read(record.headers(), "topic=" + record.topic() + ", partition="
@@ -76,7 +79,8 @@ public final class CausalClock {
      * Makes an acknowledged send a cause of later sends.
      *
      * @param metadata the send's metadata, never null; ignored when it has no offset
-     * @throws IllegalStateException if its topic cannot be resolved
+     * @throws TopicAccessException if the principal may not describe its topic
+     * @throws IllegalStateException if its topic cannot be resolved otherwise
      */
     public void recordProduced(RecordMetadata metadata) {
         if (metadata.hasOffset()) {
@@ -102,6 +106,12 @@ public final class CausalClock {
             return AdminTopicCatalog.toUuid(admin.describeTopics(List.of(topic)).allTopicNames()
                     .get(30, TimeUnit.SECONDS).get(topic).topicId());
         } catch (ExecutionException e) {
+            if (e.getCause() instanceof TopicAuthorizationException t) {
+                throw TopicAccessException.denied(AclOperation.DESCRIBE, List.of(topic), "a causal clock resolves"
+                        + " the id of every topic it observes or records a send to; a producer needs Write on the"
+                        + " topics it writes and a consumer Read on those it reads, each of which includes Describe",
+                        t);
+            }
             throw new IllegalStateException("Cannot resolve topic; topic=" + topic + ": " + e.getCause(), e);
         } catch (InterruptedException | TimeoutException e) {
             if (e instanceof InterruptedException) {

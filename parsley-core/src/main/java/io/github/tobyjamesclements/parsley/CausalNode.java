@@ -309,6 +309,20 @@ class CausalNode implements DeliveryProtocol {
         return q == null ? 0 : q.size();
     }
 
+    /** The offset of a channel's queue head, or -1 when nothing is queued there. */
+    long heldHead(Channel c) {
+        HoldQueue q = queues.get(c);
+        HeldEntry head = q == null ? null : q.head();
+        return head == null ? VectorClock.NOTHING : head.offset();
+    }
+
+    /** The offset of a channel's last queued record, or -1 when nothing is queued there. */
+    long heldTail(Channel c) {
+        HoldQueue q = queues.get(c);
+        HeldEntry tail = q == null ? null : q.tail();
+        return tail == null ? VectorClock.NOTHING : tail.offset();
+    }
+
     long replaysSkipped() {
         return replaysSkipped;
     }

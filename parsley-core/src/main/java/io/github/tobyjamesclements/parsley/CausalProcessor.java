@@ -55,6 +55,8 @@ final class CausalProcessor implements Processor<byte[], byte[], byte[], byte[]>
     private StageMetrics metrics;
     private HoldMonitor monitor;
     private PoisonRecords poison;
+    /** Whether this task consumes more than one channel: only then can an unstamped record be misordered. */
+    private boolean ordersAcrossChannels;
     private boolean positionsChecked;
     private long replaysReported;
 
@@ -123,8 +125,9 @@ final class CausalProcessor implements Processor<byte[], byte[], byte[], byte[]>
         metrics = new StageMetrics(context.metrics(), stage.name(), taskId, channelsByTopic.keySet());
         poison = new PoisonRecords(context, applicationId, stage.name(), deadLetters, metrics);
         monitor = new HoldMonitor(stage.name(), taskId, node, catalog, topicsByChannel, stage.holdWarningAfter(),
-                board, metrics);
-        context.schedule(SWEEP_INTERVAL, PunctuationType.WALL_CLOCK_TIME, this::sweep);
+                board, metrics, board.clockFor(context));
+        ordersAcrossChannels = channelsByTopic.size() > 1;
+        context.schedule(SWEEP_INTERVAL, PunctuationType.WALL_CLOCK_TIME, now -> sweep());
         stage.ticks().ifPresent(t -> context.schedule(t.interval(), PunctuationType.WALL_CLOCK_TIME, this::tick));
         context.schedule(stage.truncationInterval(), PunctuationType.WALL_CLOCK_TIME, now -> truncate());
         log.info("Stage task initialised; stage={}, task={}, channels={}, sinks={}, held={}", stage.name(), taskId,
@@ -149,8 +152,12 @@ final class CausalProcessor implements Processor<byte[], byte[], byte[], byte[]>
         try {
             read = CausalHeaders.read(record.headers(), where);
         } catch (CorruptClockException e) {
+            // before the unstamped check: a clock that cannot be read is poison, not a missing stamp
             unreadable(record, channel, md, e);
             return;
+        }
+        if (read.clock() == null && ordersAcrossChannels) {
+            unstamped(md);
         }
         byte[] headers = poison.keepsHeaders() ? HeaderBlock.encode(record.headers()) : null;
         InboundRecord inbound = new InboundRecord(channel, md.offset(), read.clock(), read.sender(), read.seq(),
@@ -158,6 +165,7 @@ final class CausalProcessor implements Processor<byte[], byte[], byte[], byte[]>
         fedThrough.merge(channel, md.offset(), Math::max);
         handle(node.onRecord(inbound), channel, md.offset());
         sweepPositions();
+        monitor.afterStep();
     }
 
     /**
@@ -174,6 +182,26 @@ final class CausalProcessor implements Processor<byte[], byte[], byte[], byte[]>
         }
         fedThrough.merge(channel, md.offset(), Math::max);
         sweepPositions();
+        monitor.afterStep();
+    }
+
+    /**
+     * A record without a clock claims no causes, so the gate delivers it as soon as it heads its
+     * queue, in whatever order it arrived relative to the task's other channels. Counted, and
+     * logged once per stage and topic in this application.
+     */
+    private void unstamped(RecordMetadata md) {
+        metrics.unstamped(md.topic());
+        if (board.firstWarning("unstamped/" + stage.name() + "/" + md.topic())) {
+            log.warn("Records from topic {} are not stamped: they carry no {} header, so stage {}, which consumes"
+                    + " {}, delivers them without any ordering guarantee relative to its other sources; first at"
+                    + " partition={}, offset={}. Stamp them where they are produced with CausalClock (observe what"
+                    + " caused a record, recordProduced after each acknowledged send, stamp the next record's"
+                    + " headers); see docs/concepts.md, 'Stamping producers'. Logged once per stage and topic;"
+                    + " counted by the records-unstamped-total metric (Micrometer: parsley.records.unstamped)",
+                    md.topic(), CausalHeaders.CLOCK, stage.name(), channelsByTopic.keySet(), md.partition(),
+                    md.offset());
+        }
     }
 
     /** F12: without captured positions the liveness feed is missing; fail rather than wedge later. */
@@ -245,13 +273,13 @@ final class CausalProcessor implements Processor<byte[], byte[], byte[], byte[]>
         }
     }
 
-    private void sweep(long now) {
+    private void sweep() {
         protocolState.applyDeferred();
         sweepPositions();
         long replays = node.replaysSkipped();
         metrics.replays(replays - replaysReported);
         replaysReported = replays;
-        monitor.sample(now);
+        monitor.sweep();
     }
 
     private void tick(long now) {

@@ -5,11 +5,13 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Properties;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.MetricName;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.LagInfo;
+import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.ThreadMetadata;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.TopologyDescription;
@@ -23,8 +25,15 @@ import org.apache.kafka.streams.processor.StateRestoreListener;
  *
  * <p>Thread-safe as {@code KafkaStreams} is. By default an uncaught exception shuts the client
  * down (fail closed); a handler that throws or returns null is treated the same way.
+ *
+ * <p>Closing leaves the consumer group, so the other instances of the application take over this
+ * one's tasks at once instead of after the session timeout. A static member (one configured with
+ * {@code group.instance.id}) stays in the group until its session expires, as it asked to.
  */
 public final class CausalStreams implements AutoCloseable {
+
+    /** The consumer's switch for a leave-group request on close; Kafka Streams defaults it to false. */
+    private static final String LEAVE_GROUP_ON_CLOSE = "internal.leave.group.on.close";
 
     private final String applicationId;
     private final KafkaStreams streams;
@@ -148,8 +157,11 @@ public final class CausalStreams implements AutoCloseable {
     }
 
     /**
-     * Every record this instance's tasks hold at the head of a queue, longest held first, as of
-     * each task's last 500 ms sample. Payload-free.
+     * Every record this instance's tasks hold at the head of a queue, longest held first.
+     * Payload-free. A task publishes its heads whenever one changes, so a hold of a few
+     * milliseconds appears and ends as it happens; {@link HeldRecord#heldFor()} is computed at
+     * this call; queue lengths and unmet claims are refreshed on each change of head and every
+     * 500 ms.
      *
      * @return an immutable list, never null
      */
@@ -168,7 +180,22 @@ public final class CausalStreams implements AutoCloseable {
         return deadLetters == null ? List.of() : List.copyOf(deadLetters.snapshot());
     }
 
-    /** Closes the application and its admin client, waiting as long as it takes. */
+    /**
+     * Makes the application's group members leave the group when they close. Kafka Streams turns
+     * leaving off, so a closed instance stays a member until its session times out and its tasks wait
+     * that long. In Kafka 4.1, {@code KafkaStreams.close(CloseOptions)} with {@code leaveGroup(true)}
+     * removes static members only (KAFKA-16514): the consumer setting is what makes a dynamic member
+     * leave. The consumer never sends a leave for a static member on close, so
+     * {@code group.instance.id} keeps its meaning.
+     */
+    static void leaveGroupOnClose(Properties properties) {
+        properties.put(StreamsConfig.mainConsumerPrefix(LEAVE_GROUP_ON_CLOSE), true);
+    }
+
+    /**
+     * Closes the application and its admin client, waiting as long as it takes. The application
+     * commits its current transaction and leaves the consumer group (see the class comment).
+     */
     @Override
     public void close() {
         try {
@@ -179,7 +206,8 @@ public final class CausalStreams implements AutoCloseable {
     }
 
     /**
-     * Closes the application, waiting at most {@code timeout}.
+     * Closes the application, waiting at most {@code timeout}. The application commits its current
+     * transaction and leaves the consumer group (see the class comment).
      *
      * @param timeout the longest wait, never null
      * @return whether all threads stopped in time

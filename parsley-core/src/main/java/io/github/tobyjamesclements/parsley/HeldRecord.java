@@ -6,7 +6,7 @@ import java.util.Objects;
 
 /**
  * A payload-free description of a record a stage is holding: the head of one source partition's
- * hold queue, how long it has been the head, and every claim it is still waiting for.
+ * hold queue, how long it has been held, and every claim it is still waiting for.
  *
  * <p>Only heads are described, because only heads are gated: the records queued behind a held head
  * wait for it. Immutable; carries coordinates and sender ids, never key or value bytes.
@@ -16,7 +16,9 @@ import java.util.Objects;
  * @param topic the source topic of the held record, never null
  * @param partition its partition
  * @param offset its offset
- * @param heldFor how long it has been the head of its queue, never null
+ * @param heldFor how long it has been held, never null: since the task received it and queued it
+ *     instead of delivering it (time queued behind earlier held records included), on the host's
+ *     wall clock; a record restored held by a restarted task counts from the restore
  * @param queued how many records its queue holds, the head included
  * @param unmetClaims every claim it waits for, never empty
  */

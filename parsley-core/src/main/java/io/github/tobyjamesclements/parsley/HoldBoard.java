@@ -1,21 +1,59 @@
 package io.github.tobyjamesclements.parsley;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.LongSupplier;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
 
 /**
- * The latest payload-free hold snapshot of every local task of one application, published by
- * each task's processor on its 500 ms punctuator and read by {@link CausalStreams#explainHolds()}
- * from any thread.
+ * What the local tasks of one application share with each other and with readers on other
+ * threads: the wall clock that times holds, the held heads of every task with the wall-clock
+ * time each hold started (published by each task whenever a head changes, and on its 500 ms
+ * punctuator), and which once-per-application warnings were logged. {@link #snapshot()} ages the
+ * holds when it is called. Thread-safe.
  */
 final class HoldBoard {
 
-    private final Map<String, List<HeldRecord>> byTask = new ConcurrentHashMap<>();
+    private final Map<String, List<Head>> byTask = new ConcurrentHashMap<>();
+    private final Set<String> warned = ConcurrentHashMap.newKeySet();
+    private final LongSupplier wallClock;
+    private volatile LongSupplier lastTaskClock = () -> 0L;
 
-    void publish(String taskKey, List<HeldRecord> heads) {
+    private HoldBoard(LongSupplier wallClock) {
+        this.wallClock = wallClock;
+    }
+
+    /** A board whose tasks and readers all read {@code wallClock}: the production host. */
+    static HoldBoard timedBy(LongSupplier wallClock) {
+        return new HoldBoard(wallClock);
+    }
+
+    /**
+     * A board whose tasks read their context's wall clock, the one a {@code TopologyTestDriver}
+     * mocks, so that the hold gauges, which the driver reads on the same mocked clock, age as the
+     * test advances it. A snapshot ages holds against the time the last task saw (in a driver, the
+     * time of its last record or punctuation).
+     */
+    static HoldBoard timedByTasks() {
+        return new HoldBoard(null);
+    }
+
+    /** The clock a task times its holds with. */
+    LongSupplier clockFor(ProcessorContext<?, ?> context) {
+        if (wallClock != null) {
+            return wallClock;
+        }
+        LongSupplier taskClock = context::currentSystemTimeMs;
+        lastTaskClock = taskClock;
+        return taskClock;
+    }
+
+    void publish(String taskKey, List<Head> heads) {
         if (heads.isEmpty()) {
             byTask.remove(taskKey);
         } else {
@@ -27,13 +65,29 @@ final class HoldBoard {
         byTask.remove(taskKey);
     }
 
-    /** Every local held head, longest held first. */
+    /** Whether {@code key} is warned about for the first time in this application (then it is marked). */
+    boolean firstWarning(String key) {
+        return warned.add(key);
+    }
+
+    /** Every local held head, aged now, longest held first. */
     List<HeldRecord> snapshot() {
+        long now = (wallClock != null ? wallClock : lastTaskClock).getAsLong();
         List<HeldRecord> out = new ArrayList<>();
-        byTask.values().forEach(out::addAll);
+        byTask.values().forEach(heads -> heads.forEach(h -> out.add(h.at(now))));
         out.sort(Comparator.comparing(HeldRecord::heldFor).reversed()
                 .thenComparing(HeldRecord::stage).thenComparing(HeldRecord::topic)
                 .thenComparingInt(HeldRecord::partition));
         return out;
+    }
+
+    /** A held head as a task published it: a {@link HeldRecord} with its hold start instead of its age. */
+    record Head(String stage, String taskId, String topic, int partition, long offset, long heldSince, int queued,
+            List<HeldRecord.UnmetClaim> unmetClaims) {
+
+        HeldRecord at(long now) {
+            Duration heldFor = Duration.ofMillis(Math.max(0, now - heldSince));
+            return new HeldRecord(stage, taskId, topic, partition, offset, heldFor, queued, unmetClaims);
+        }
     }
 }

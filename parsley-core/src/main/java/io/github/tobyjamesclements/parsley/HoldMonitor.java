@@ -1,17 +1,23 @@
 package io.github.tobyjamesclements.parsley;
 
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Watches one task's held heads on the 500 ms punctuator (protocol.md §13.3): ages each head from
- * the first sample that saw it, publishes a payload-free snapshot, samples the gauges, and logs
- * one warning per head once it has been held for {@code holdWarningAfter}.
+ * Times the holds of one task on the host's wall clock, which the protocol never reads
+ * (protocol.md §13.3). A record's hold starts when the host feeds it and the node queues it
+ * instead of delivering it, and ends when it is delivered; records restored held from the store
+ * start their hold at restore. After every step it records the hold gauges whose values changed
+ * (ages are computed when read) and, when a head changed, publishes the payload-free snapshot of
+ * held heads; on the 500 ms sweep it refreshes that snapshot, samples the stamp width and logs one
+ * warning per head once it has been held for {@code holdWarningAfter}.
  */
 final class HoldMonitor {
 
@@ -25,11 +31,15 @@ final class HoldMonitor {
     private final Duration warnAfter;
     private final HoldBoard board;
     private final StageMetrics metrics;
-    private final Map<Channel, long[]> headSince = new HashMap<>();
-    private final Map<Channel, Long> warned = new HashMap<>();
+    private final LongSupplier clock;
+    private final Map<Channel, ChannelHolds> holds = new HashMap<>();
+    /** The head offset last warned about, per topic: one warning per head. */
+    private final Map<String, Long> warned = new HashMap<>();
+    private int heldReported = -1;
+    private long oldestReported = StageMetrics.NO_HOLD;
 
     HoldMonitor(String stage, String taskId, CausalNode node, TopicCatalog catalog, Map<Channel, String> topics,
-            Duration warnAfter, HoldBoard board, StageMetrics metrics) {
+            Duration warnAfter, HoldBoard board, StageMetrics metrics, LongSupplier clock) {
         this.stage = stage;
         this.taskId = taskId;
         this.node = node;
@@ -38,51 +48,120 @@ final class HoldMonitor {
         this.warnAfter = warnAfter;
         this.board = board;
         this.metrics = metrics;
+        this.clock = clock;
+        long now = clock.getAsLong();
+        for (Channel c : topics.keySet()) {
+            ChannelHolds h = new ChannelHolds();
+            long tail = node.heldTail(c);
+            if (tail >= 0) {
+                h.runs.addLast(new long[] {tail, now});
+            }
+            holds.put(c, h);
+        }
+        afterStep();
     }
 
-    void sample(long now) {
-        List<HeldRecord> heads = new ArrayList<>();
-        long maxAge = 0;
-        Map<Channel, Gate.HeadExplanation> byChannel = new HashMap<>();
-        node.explainHeads().forEach(h -> byChannel.put(h.channel(), h));
+    /**
+     * The hold starts of one channel as runs {@code {through offset, hold start}}: every queued
+     * record above the previous run's offset and at or below this one was held from that start.
+     * The queue is FIFO in offset order, so the first run always covers the head.
+     */
+    private static final class ChannelHolds {
+
+        final ArrayDeque<long[]> runs = new ArrayDeque<>();
+        long head = VectorClock.NOTHING;
+        int held;
+    }
+
+    /** Brings the hold starts and gauges up to date with the node after a step; cheap when nothing changed. */
+    void afterStep() {
+        boolean headChanged = false;
+        boolean countChanged = false;
+        long now = StageMetrics.NO_HOLD;
         for (Map.Entry<Channel, String> t : topics.entrySet()) {
             Channel c = t.getKey();
-            Gate.HeadExplanation head = byChannel.get(c);
-            long age = 0;
-            if (head == null) {
-                headSince.remove(c);
-                warned.remove(c);
-            } else {
-                long[] since = headSince.get(c);
-                if (since == null || since[0] != head.offset()) {
-                    since = new long[] {head.offset(), now};
-                    headSince.put(c, since);
-                }
-                age = now - since[1];
-                heads.add(describe(t.getValue(), head, age));
-                warnOnce(c, heads.get(heads.size() - 1));
+            ChannelHolds h = holds.get(c);
+            long head = node.heldHead(c);
+            while (!h.runs.isEmpty() && (head < 0 || h.runs.peekFirst()[0] < head)) {
+                h.runs.removeFirst();
             }
-            maxAge = Math.max(maxAge, age);
-            metrics.sampleTopic(t.getValue(), node.held(c), age);
+            long tail = node.heldTail(c);
+            // The host feeds one record per step: only the tail can be newly held.
+            if (tail >= 0 && (h.runs.isEmpty() || h.runs.peekLast()[0] < tail)) {
+                now = now < 0 ? clock.getAsLong() : now;
+                h.runs.addLast(new long[] {tail, now});
+            }
+            int held = node.held(c);
+            if (head != h.head || held != h.held) {
+                headChanged |= head != h.head;
+                countChanged = true;
+                h.head = head;
+                h.held = held;
+                metrics.holdsOn(t.getValue(), held, heldSince(h));
+            }
         }
-        board.publish(stage + "/" + taskId, heads);
+        if (countChanged) {
+            reportTaskHolds();
+        }
+        if (headChanged) {
+            publish();
+        }
+    }
+
+    /** The 500 ms sweep: refreshes the snapshot's queue lengths and claims, samples the stamp width, warns. */
+    void sweep() {
+        afterStep();
+        List<HoldBoard.Head> heads = publish();
+        long now = clock.getAsLong();
+        for (HoldBoard.Head head : heads) {
+            warnOnce(head.at(now));
+        }
         VectorClock base = node.stampBase();
-        metrics.sample(node.held(), maxAge, base.offsets().size(), base.seqs().size());
+        metrics.sampleStamp(base.offsets().size(), base.seqs().size());
     }
 
-    private HeldRecord describe(String topic, Gate.HeadExplanation head, long age) {
-        List<HeldRecord.UnmetClaim> claims = head.unmet().stream().map(u -> new HeldRecord.UnmetClaim(
-                u.diagnosis(), catalog.nameOf(u.channel().topicId()), u.channel().partition(),
-                u.sender() == null ? null : u.sender().toString(), u.claimed(), u.local())).toList();
-        return new HeldRecord(stage, taskId, topic, head.channel().partition(), head.offset(), Duration.ofMillis(age),
-                head.queued(), claims);
+    private void reportTaskHolds() {
+        int held = 0;
+        long oldest = Long.MAX_VALUE;
+        for (ChannelHolds h : holds.values()) {
+            held += h.held;
+            long since = heldSince(h);
+            if (since >= 0) {
+                oldest = Math.min(oldest, since);
+            }
+        }
+        oldest = oldest == Long.MAX_VALUE ? StageMetrics.NO_HOLD : oldest;
+        if (held != heldReported || oldest != oldestReported) {
+            metrics.holds(held, oldest);
+            heldReported = held;
+            oldestReported = oldest;
+        }
     }
 
-    private void warnOnce(Channel c, HeldRecord h) {
+    private static long heldSince(ChannelHolds h) {
+        long[] first = h.runs.peekFirst();
+        return first == null ? StageMetrics.NO_HOLD : first[1];
+    }
+
+    private List<HoldBoard.Head> publish() {
+        List<HoldBoard.Head> heads = new ArrayList<>();
+        for (Gate.HeadExplanation head : node.explainHeads()) {
+            List<HeldRecord.UnmetClaim> claims = head.unmet().stream().map(u -> new HeldRecord.UnmetClaim(
+                    u.diagnosis(), catalog.nameOf(u.channel().topicId()), u.channel().partition(),
+                    u.sender() == null ? null : u.sender().toString(), u.claimed(), u.local())).toList();
+            heads.add(new HoldBoard.Head(stage, taskId, topics.get(head.channel()), head.channel().partition(),
+                    head.offset(), heldSince(holds.get(head.channel())), head.queued(), claims));
+        }
+        warned.keySet().retainAll(heads.stream().map(HoldBoard.Head::topic).toList());
+        board.publish(stage + "/" + taskId, heads);
+        return heads;
+    }
+
+    private void warnOnce(HeldRecord h) {
         if (warnAfter.isZero() || warnAfter.isNegative() || h.heldFor().compareTo(warnAfter) < 0) {
             return;
         }
-        Long previous = warned.put(c, h.offset());
+        Long previous = warned.put(h.topic(), h.offset());
         if (previous == null || previous != h.offset()) {
             HeldRecord.UnmetClaim first = h.unmetClaims().get(0);
             log.warn("{}: record held for {} ms; stage={}, task={}, topic={}, partition={}, offset={}, queued={},"

@@ -1,5 +1,6 @@
 package io.github.tobyjamesclements.parsley;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -34,13 +35,17 @@ public final class Parsley {
 
     static final Pattern APPLICATION_ID = Pattern.compile("[a-zA-Z0-9._-]+");
 
+    static final Duration DEFAULT_STARTUP_CHECK_TIMEOUT = Duration.ofSeconds(15);
+
     private final String applicationId;
     private final List<Stage> stages;
+    private final Duration startupCheckTimeout;
     private final String deadLetterTopic;
 
-    private Parsley(String applicationId, List<Stage> stages, String deadLetterTopic) {
+    private Parsley(String applicationId, List<Stage> stages, Duration startupCheckTimeout, String deadLetterTopic) {
         this.applicationId = applicationId;
         this.stages = stages;
+        this.startupCheckTimeout = startupCheckTimeout;
         this.deadLetterTopic = deadLetterTopic;
     }
 
@@ -83,7 +88,7 @@ public final class Parsley {
                 }
             }
         }
-        return new Parsley(applicationId, List.of(stages), null);
+        return new Parsley(applicationId, List.of(stages), DEFAULT_STARTUP_CHECK_TIMEOUT, null);
     }
 
     /**
@@ -119,7 +124,7 @@ public final class Parsley {
                         + " consumed again: use a topic no stage consumes");
             }
         }
-        return new Parsley(applicationId, stages, topic);
+        return new Parsley(applicationId, stages, startupCheckTimeout, topic);
     }
 
     /**
@@ -150,6 +155,61 @@ public final class Parsley {
     }
 
     /**
+     * How long the startup cluster check waits for the cluster to answer.
+     *
+     * @return the timeout, never null; zero when the check is off
+     */
+    public Duration startupCheckTimeout() {
+        return startupCheckTimeout;
+    }
+
+    /**
+     * This application with another timeout for the startup cluster check (15 seconds unless
+     * changed); see {@link #checkCluster}.
+     *
+     * @param timeout how long the check waits for the cluster to answer, never null; zero turns the
+     *     check off, and a connection failure then shows only as Kafka's own timeouts
+     * @return a copy with the timeout, never null
+     * @throws IllegalArgumentException if the timeout is negative
+     */
+    public Parsley withStartupCheckTimeout(Duration timeout) {
+        Objects.requireNonNull(timeout, "timeout");
+        if (timeout.isNegative()) {
+            throw new IllegalArgumentException("Startup check timeout must not be negative; timeout=" + timeout
+                    + "; use zero to turn the check off");
+        }
+        return new Parsley(applicationId, stages, timeout, deadLetterTopic);
+    }
+
+    /**
+     * Checks once that the cluster the properties name answers this client, with its security
+     * settings, within the {@linkplain #startupCheckTimeout() startup check timeout}. Does nothing
+     * when the timeout is zero. {@link #streams} runs this check before anything else talks to the
+     * cluster; call it yourself only to check before your own admin calls.
+     *
+     * @param properties Kafka Streams configuration, never null; not modified
+     * @throws ClusterConnectionException if authentication failed, a server answered in another
+     *     security protocol than the one configured, or no broker answered in time; the exception
+     *     names the servers tried and the security settings in use, never a secret
+     * @throws IllegalArgumentException if {@code application.id} is set to another id than this
+     *     application's
+     */
+    public void checkCluster(Properties properties) {
+        Properties p = new Properties();
+        p.putAll(Objects.requireNonNull(properties, "properties"));
+        requireOwnApplicationId(p);
+        p.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
+        // Kafka's non-logging constructor: streams() dumps the same configuration once it is used.
+        check(new StreamsConfig(p, false) { });
+    }
+
+    private void check(StreamsConfig config) {
+        if (!startupCheckTimeout.isZero()) {
+            ClusterCheck.run(config.getAdminConfigs(applicationId + "-parsley-check"), startupCheckTimeout);
+        }
+    }
+
+    /**
      * A fresh broker-less topology for {@code TopologyTestDriver}: topic ids are name-based UUIDs,
      * every topic has one partition, offset queries answer empty, and the exactly-once and
      * position self-checks are off. Causal headers on piped records are honoured, so holds can be
@@ -158,22 +218,27 @@ public final class Parsley {
      * @return a new topology, never null
      */
     public Topology testTopology() {
-        return Assembly.build(applicationId, stages, new LocalTopicCatalog(declaredTopics()), new HoldBoard(),
-                deadLetterBoard());
+        return Assembly.build(applicationId, stages, new LocalTopicCatalog(declaredTopics()),
+                HoldBoard.timedByTasks(), deadLetterBoard());
     }
 
     /**
      * The production wiring, not started: enforces {@code processing.guarantee=exactly_once_v2},
-     * forces {@code read_committed} consumers and the application id, resolves every declared
+     * forces {@code read_committed} consumers and the application id, runs the startup cluster
+     * check ({@link #checkCluster}) before anything else talks to the cluster, resolves every declared
      * topic through an admin client built from the full client configuration (security settings
-     * included), refuses compacted causal topics, and installs the position-capturing client
-     * supplier.
+     * included), refuses compacted causal topics, installs the position-capturing client supplier,
+     * and makes a closing instance leave the consumer group (see {@link CausalStreams}).
      *
      * @param properties Kafka Streams configuration, never null; not modified
      * @return the application handle, never null
      * @throws IllegalArgumentException if {@code processing.guarantee} or {@code application.id}
      *     is set to another value, or {@code processing.exception.handler} or
      *     {@code production.exception.handler} to one that could continue past a failure
+     * @throws ClusterConnectionException if the startup cluster check fails: authentication
+     *     failed, security protocol mismatch, or no broker answering
+     * @throws TopicAccessException if the principal may not describe a declared topic, or read the
+     *     configuration of a source or sink (the message names the ACL to grant)
      * @throws IllegalStateException if a declared topic (or the dead-letter topic) is missing or
      *     compacted, or a tick topic has the wrong partition count
      */
@@ -194,19 +259,18 @@ public final class Parsley {
                 DefaultProductionExceptionHandler.class, "Causal delivery requires a failed send to fail the task",
                 "a handler that continues would commit the step without the output, and its consumers would never"
                         + " see it");
-        Object id = p.get(StreamsConfig.APPLICATION_ID_CONFIG);
-        if (id != null && !applicationId.equals(id.toString())) {
-            throw new IllegalArgumentException("application.id differs from the application's id; configured=" + id
-                    + ", applicationId=" + applicationId + "; remove the setting or make them equal");
-        }
+        requireOwnApplicationId(p);
         p.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
         p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
         p.put(StreamsConfig.consumerPrefix(ConsumerConfig.ISOLATION_LEVEL_CONFIG), "read_committed");
         p.put(StreamsConfig.mainConsumerPrefix(ConsumerConfig.ISOLATION_LEVEL_CONFIG), "read_committed");
+        CausalStreams.leaveGroupOnClose(p);
         StreamsConfig config = new StreamsConfig(p);
+        check(config);
         Admin admin = Admin.create(config.getAdminConfigs(applicationId + "-parsley-admin"));
         try {
-            HoldBoard board = new HoldBoard();
+            // The one place the host's wall clock enters: it times holds, never the protocol.
+            HoldBoard board = HoldBoard.timedBy(System::currentTimeMillis);
             DeadLetterBoard deadLetters = deadLetterBoard();
             TopicCatalog catalog = new AdminTopicCatalog(admin, declaredTopics());
             Topology topology = Assembly.build(applicationId, stages, catalog, board, deadLetters);
@@ -215,6 +279,14 @@ public final class Parsley {
         } catch (RuntimeException e) {
             admin.close();
             throw e;
+        }
+    }
+
+    private void requireOwnApplicationId(Properties p) {
+        Object id = p.get(StreamsConfig.APPLICATION_ID_CONFIG);
+        if (id != null && !applicationId.equals(id.toString())) {
+            throw new IllegalArgumentException("application.id differs from the application's id; configured=" + id
+                    + ", applicationId=" + applicationId + "; remove the setting or make them equal");
         }
     }
 

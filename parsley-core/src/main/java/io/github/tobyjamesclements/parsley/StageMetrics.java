@@ -5,6 +5,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.MetricName;
+import org.apache.kafka.common.metrics.MeasurableStat;
+import org.apache.kafka.common.metrics.MetricConfig;
 import org.apache.kafka.common.metrics.Sensor;
 import org.apache.kafka.common.metrics.stats.CumulativeSum;
 import org.apache.kafka.common.metrics.stats.Rate;
@@ -13,19 +15,23 @@ import org.apache.kafka.streams.StreamsMetrics;
 
 /**
  * The {@code vc-metrics} group of one task (protocol.md §13.1), registered in Kafka Streams'
- * metrics registry so that they appear in {@code KafkaStreams#metrics()}. Gauges are recorded
- * when the 500 ms punctuator samples; counters at the event. Removed when the task closes.
+ * metrics registry so that they appear in {@code KafkaStreams#metrics()}. Hold gauges are
+ * recorded when a hold starts or ends, and hold ages are computed when read, from the wall-clock
+ * time the oldest current hold started; the stamp-width gauges are recorded when the 500 ms
+ * punctuator samples; counters at the event. Removed when the task closes.
  */
 final class StageMetrics {
 
     static final String GROUP = "vc-metrics";
 
+    /** A hold start meaning "nothing is held". */
+    static final long NO_HOLD = -1;
+
     private final StreamsMetrics metrics;
     private final String prefix;
     private final Map<String, String> tags;
     private final List<Sensor> sensors = new ArrayList<>();
-    private final Map<String, Sensor[]> perTopic = new LinkedHashMap<>();
-    private final Map<String, Sensor> deadLettered = new LinkedHashMap<>();
+    private final Map<String, TopicSensors> perTopic = new LinkedHashMap<>();
 
     private final Sensor held;
     private final Sensor heldAge;
@@ -45,7 +51,8 @@ final class StageMetrics {
         tags.put("task-id", taskId);
         tags.put("stage", stage);
         held = gauge("records-held", "Records held across the task's queues", Sensor.RecordingLevel.INFO, tags);
-        heldAge = gauge("records-held-age-max-ms", "Milliseconds the longest-gating head has been head",
+        heldAge = holdAge("records-held-age-max-ms", "records-held-age-max-ms",
+                "Milliseconds the oldest record this task holds has been held, computed when read",
                 Sensor.RecordingLevel.INFO, tags);
         delivered = sensor("records-delivered", Sensor.RecordingLevel.INFO);
         delivered.add(name("records-delivered-rate", "Releases through the gate per second", tags), new Rate());
@@ -62,13 +69,33 @@ final class StageMetrics {
                 "Topics the stamp's clocks claim that the last truncation sweep could not resolve (claims kept)",
                 Sensor.RecordingLevel.INFO, tags);
         for (String topic : topics) {
+            perTopic.put(topic, new TopicSensors(topic));
+        }
+    }
+
+    /** The sensors of one source channel; its hold gauges are DEBUG, its counters INFO. */
+    private final class TopicSensors {
+
+        final Sensor held;
+        final Sensor heldAge;
+        final Sensor unstamped;
+        final Sensor deadLettered;
+
+        TopicSensors(String topic) {
             Map<String, String> t = new LinkedHashMap<>(tags);
             t.put("topic", topic);
-            perTopic.put(topic, new Sensor[] {
-                gauge(topic + "-records-held", "records-held", "Records held on this source channel",
-                        Sensor.RecordingLevel.DEBUG, t),
-                gauge(topic + "-records-held-age-max-ms", "records-held-age-max-ms",
-                        "Milliseconds this channel's head has been head", Sensor.RecordingLevel.DEBUG, t)});
+            held = gauge(topic + "-records-held", "records-held", "Records held on this source channel",
+                    Sensor.RecordingLevel.DEBUG, t);
+            heldAge = holdAge(topic + "-records-held-age-max-ms", "records-held-age-max-ms",
+                    "Milliseconds this channel's oldest held record has been held, computed when read",
+                    Sensor.RecordingLevel.DEBUG, t);
+            unstamped = sensor(topic + "-records-unstamped-total", Sensor.RecordingLevel.INFO);
+            unstamped.add(name("records-unstamped-total", "Records without a vc clock header received by a task"
+                    + " that orders across channels: delivered without any ordering guarantee", t),
+                    new CumulativeSum());
+            deadLettered = sensor(topic + "-records-dead-lettered-total", Sensor.RecordingLevel.INFO);
+            deadLettered.add(name("records-dead-lettered-total", "Records of this source channel written to the"
+                    + " dead-letter topic", t), new CumulativeSum());
         }
     }
 
@@ -92,35 +119,43 @@ final class StageMetrics {
         unresolvableTopics.record(count);
     }
 
-    /** One record of {@code topic} written to the dead-letter topic; the counter appears at the first. */
+    /** One record of {@code topic} written to the dead-letter topic. */
     void deadLettered(String topic) {
-        deadLettered.computeIfAbsent(topic, t -> {
-            Map<String, String> tt = new LinkedHashMap<>(tags);
-            tt.put("topic", t);
-            Sensor s = sensor(t + "-records-dead-lettered", Sensor.RecordingLevel.INFO);
-            s.add(name("records-dead-lettered-total", "Records of this source topic written to the dead-letter topic",
-                    tt), new CumulativeSum());
-            return s;
-        }).record(1);
+        TopicSensors s = perTopic.get(topic);
+        if (s != null) {
+            s.deadLettered.record(1);
+        }
     }
 
     void tickEmitted() {
         ticks.record(1);
     }
 
-    void sample(int heldTotal, long maxAgeMs, int offsetEntryCount, int sequenceEntryCount) {
-        held.record(heldTotal);
-        heldAge.record(maxAgeMs);
-        offsetEntries.record(offsetEntryCount);
-        sequenceEntries.record(sequenceEntryCount);
+    void unstamped(String topic) {
+        TopicSensors s = perTopic.get(topic);
+        if (s != null) {
+            s.unstamped.record(1);
+        }
     }
 
-    void sampleTopic(String topic, int heldOnTopic, long ageMs) {
-        Sensor[] s = perTopic.get(topic);
+    /** Records the task's held count and the wall-clock start of its oldest hold ({@link #NO_HOLD} for none). */
+    void holds(int heldTotal, long oldestHeldSince) {
+        held.record(heldTotal);
+        heldAge.record(oldestHeldSince);
+    }
+
+    /** Records one channel's held count and the wall-clock start of its oldest hold ({@link #NO_HOLD} for none). */
+    void holdsOn(String topic, int heldOnTopic, long oldestHeldSince) {
+        TopicSensors s = perTopic.get(topic);
         if (s != null) {
-            s[0].record(heldOnTopic);
-            s[1].record(ageMs);
+            s.held.record(heldOnTopic);
+            s.heldAge.record(oldestHeldSince);
         }
+    }
+
+    void sampleStamp(int offsetEntryCount, int sequenceEntryCount) {
+        offsetEntries.record(offsetEntryCount);
+        sequenceEntries.record(sequenceEntryCount);
     }
 
     void close() {
@@ -139,6 +174,13 @@ final class StageMetrics {
         return s;
     }
 
+    private Sensor holdAge(String sensorName, String metric, String description, Sensor.RecordingLevel level,
+            Map<String, String> t) {
+        Sensor s = sensor(sensorName, level);
+        s.add(name(metric, description, t), new HoldAge());
+        return s;
+    }
+
     private Sensor counter(String metric, String description) {
         Sensor s = sensor(metric, Sensor.RecordingLevel.INFO);
         s.add(name(metric, description, tags), new CumulativeSum());
@@ -153,5 +195,26 @@ final class StageMetrics {
 
     private static MetricName name(String metric, String description, Map<String, String> t) {
         return new MetricName(metric, GROUP, description, t);
+    }
+
+    /**
+     * The age of a hold, computed when the metric is read ({@code now} is the registry's wall clock)
+     * from the hold start last recorded, so a short hold reads its true age rather than the age at
+     * the last sample. Recorded on the stream thread, read from any thread.
+     */
+    private static final class HoldAge implements MeasurableStat {
+
+        private volatile double heldSince = NO_HOLD;
+
+        @Override
+        public void record(MetricConfig config, double value, long timeMs) {
+            heldSince = value;
+        }
+
+        @Override
+        public double measure(MetricConfig config, long now) {
+            double since = heldSince;
+            return since < 0 ? 0 : Math.max(0, now - since);
+        }
     }
 }

@@ -42,8 +42,12 @@ class ArchitectureTests {
             "Topic", "Codec", "Message", "Emission", "Handler", "Fold", "Step", "Tick", "TickHandler", "TickFold",
             // edges
             "Stage", "Stage$Builder", "Stage$Stateful", "Parsley", "CausalStreams", "CausalClock",
+            // startup diagnostics
+            "ClusterConnectionException", "ClusterConnectionException$Reason",
             // observability
             "HeldRecord", "HeldRecord$UnmetClaim", "HeldRecord$Diagnosis", "CausalHeaders", "CorruptClockException",
+            // failures callers act on
+            "TopicAccessException",
             // poison records
             "PoisonRecordException", "DeadLetterReport", "DeadLetterReport$LastError");
 

@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.UUID;
 
 /**
@@ -74,6 +75,13 @@ final class Faults {
     /** §16.2 reverted: a former sink is not resolved (no heal) once it is no longer declared. */
     static final Fault DROP_FORMER_SINK_HEAL = protocol("drop the former-sink heal (16.2 reverted)",
             (config, store, offsets) -> new CausalNode(config, store, new DeclaredSinksOnly(config, offsets)));
+
+    /**
+     * "Unresolvable topics keep their claims" reverted: a sweep takes a topic it cannot see for a
+     * deleted one and drops every claim on it, as the catalog did before it proved absence by name.
+     */
+    static final Fault UNSEEN_TOPIC_TAKEN_FOR_DELETED = protocol("unseen topic taken for deleted",
+            (config, store, offsets) -> new CausalNode(config, store, new UnseenAsAbsent(offsets)));
 
     // Host faults ----------------------------------------------------------------------------------
 
@@ -174,7 +182,8 @@ final class Faults {
         return List.of(EAGER_DELIVERY, COMMIT_STORE_ON_CRASH, DROP_POSITION_ADVANCES, FOLD_AT_DELIVERY,
                 FILTER_UNCONSUMED, FORGET_SKIP_RUN, DROP_REMEMBERED_POSITIONS, REPORT_BEFORE_FED,
                 STAMP_BEFORE_PARTITIONING, SKIP_OWN_OUTPUTS_SEED, LSO_SEED, TRUNCATE_ABOVE_BOUND, OUT_OF_FIFO,
-                DROP_FORMER_SINK_HEAL, POSITION_ZERO_MEANS_NOTHING, DEAD_LETTER_OUTSIDE_STEP, DEAD_LETTER_DROPPED);
+                DROP_FORMER_SINK_HEAL, POSITION_ZERO_MEANS_NOTHING, UNSEEN_TOPIC_TAKEN_FOR_DELETED,
+                DEAD_LETTER_OUTSIDE_STEP, DEAD_LETTER_DROPPED);
     }
 
     // Node subclasses ------------------------------------------------------------------------------
@@ -362,6 +371,22 @@ final class Faults {
         @Override
         public LogStarts logStarts(Set<Channel> channels) {
             return delegate.logStarts(channels);
+        }
+    }
+
+    /** Offsets as seen by a catalog that reports every topic it cannot see as confirmed absent. */
+    private record UnseenAsAbsent(BrokerOffsets delegate) implements BrokerOffsets {
+        @Override
+        public Optional<Map<Integer, Long>> endOffsets(UUID topicId) {
+            return delegate.endOffsets(topicId);
+        }
+
+        @Override
+        public LogStarts logStarts(Set<Channel> channels) {
+            LogStarts answer = delegate.logStarts(channels);
+            Set<Channel> absent = new TreeSet<>(answer.confirmedAbsent());
+            absent.addAll(answer.unresolved());
+            return new LogStarts(answer.starts(), absent);
         }
     }
 }

@@ -48,6 +48,8 @@ class PlantedFaultSimTests {
                 plant(Faults.DROP_FORMER_SINK_HEAL, FormerSinkSimTests.class, FormerSinkSimTests.DROPPED_SINK),
                 plant(Faults.POSITION_ZERO_MEANS_NOTHING, UnknownPositionSimTests.class,
                         UnknownPositionSimTests.FROM_OFFSET_ZERO),
+                plant(Faults.UNSEEN_TOPIC_TAKEN_FOR_DELETED, HiddenTopicSimTests.class,
+                        HiddenTopicSimTests.UNSEEN_ORIGIN),
                 plant(Faults.DEAD_LETTER_OUTSIDE_STEP, DeadLetterSimTests.class, DeadLetterSimTests.POISON_CHAIN),
                 plant(Faults.DEAD_LETTER_DROPPED, DeadLetterSimTests.class, DeadLetterSimTests.POISON_CHAIN));
     }

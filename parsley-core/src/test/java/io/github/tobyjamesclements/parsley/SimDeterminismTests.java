@@ -41,4 +41,17 @@ class SimDeterminismTests {
         assertThat(b.trace()).containsExactlyElementsOf(a.trace());
         assertThat(b.stats().asMap()).isEqualTo(a.stats().asMap());
     }
+
+    @Test
+    void aWorldWithHiddenTopicsIsDeterministicToo() {
+        for (long seed : new long[] {5, 77}) {
+            SimWorld a = HiddenTopicSimTests.world(seed, Fault.NONE);
+            SimWorld b = HiddenTopicSimTests.world(seed, Fault.NONE);
+            a.runToDrain();
+            b.runToDrain();
+            assertThat(a.trace()).as("seed=%d", seed).hasSizeGreaterThan(50);
+            assertThat(b.trace()).as("seed=%d", seed).containsExactlyElementsOf(a.trace());
+            assertThat(b.stats().asMap()).as("seed=%d", seed).isEqualTo(a.stats().asMap());
+        }
+    }
 }

@@ -39,6 +39,9 @@ import java.util.function.Supplier;
  * <p>The handler is a routing table: each delivered record is forwarded to each route's topic with
  * a seeded, deterministic probability, up to a hop limit (damped cycles).
  *
+ * <p>A node may be denied sight of topics other nodes see (its principal may not describe them):
+ * its {@code CausalNode} then queries the broker through {@link SimHiddenTopics}.
+ *
  * <p>With a dead-letter topic the host handles poison like the Streams host: a record whose headers
  * cannot be read is dead-lettered when consumed and never fed (its offset counts as fed, so positions
  * pass it); a delivered record its logic fails on is dead-lettered instead of routed. Both writes go
@@ -87,6 +90,7 @@ final class SimNode {
     private final Channel deadLetters;
     private final int failPermille;
     private final SortedSet<String> restoredHeld = new TreeSet<>();
+    private final SortedSet<UUID> hidden;
     private int version;
     private int incarnations;
     private int sendsThisIncarnation;
@@ -126,6 +130,7 @@ final class SimNode {
         this.slow = new TreeSet<>(b.slow);
         this.deadLetters = b.deadLetters == null ? null : b.world.broker().channel(b.deadLetters, 0);
         this.failPermille = b.failPermille;
+        this.hidden = new TreeSet<>(b.hidden);
         this.crashBudget = b.crashes;
         this.truncationBudget = b.truncations;
         world.oracle().actor(name, true);
@@ -223,7 +228,7 @@ final class SimNode {
         Declaration d = declaration();
         store = new SimStore(committedStore);
         NodeConfig config = new NodeConfig(name, senderId, d.consumed(), d.sinks());
-        node = world.fault().newNode(config, store, world.broker().offsets());
+        node = world.fault().newNode(config, store, offsets());
         status = Status.UP;
         incarnations++;
         sendsThisIncarnation = 0;
@@ -256,6 +261,12 @@ final class SimNode {
             Long resume = node.resumePositions().get(c);
             world.oracle().baseline(name, c, resume == null ? position : Math.max(resume, position));
         }
+    }
+
+    /** The broker as this node's principal sees it: some topics may be hidden from it. */
+    private BrokerOffsets offsets() {
+        BrokerOffsets all = world.broker().offsets();
+        return hidden.isEmpty() ? all : new SimHiddenTopics(all, hidden, world.broker()::name);
     }
 
     private void commit() {
@@ -417,10 +428,13 @@ final class SimNode {
 
     private void truncate() {
         int before = stampOffsetEntries();
-        node.truncateToLogStarts();
+        BrokerOffsets.LogStarts answer = node.truncateToLogStarts();
         truncationBudget--;
         if (stampOffsetEntries() < before) {
             world.stats().add(SimStats.Counter.TRUNCATIONS);
+        }
+        if (!Collections.disjoint(node.stampChannels(), answer.unresolved())) {
+            world.stats().add(SimStats.Counter.UNSEEN_CLAIMS_KEPT);
         }
         dirty |= store.dirty();
     }
@@ -662,7 +676,7 @@ final class SimNode {
         return new Builder(world, name);
     }
 
-    /** Declares a node: its first declaration, later redeploys, start policy and budgets. */
+    /** Declares a node: its first declaration, later redeploys, start policy, visibility and budgets. */
     static final class Builder {
         private final SimWorld world;
         private final String name;
@@ -680,6 +694,7 @@ final class SimNode {
         private final SortedSet<Channel> slow = new TreeSet<>();
         private String deadLetters;
         private int failPermille;
+        private final SortedSet<UUID> hidden = new TreeSet<>();
 
         private Builder(SimWorld world, String name) {
             this.world = world;
@@ -764,6 +779,17 @@ final class SimNode {
             return this;
         }
 
+        /**
+         * Hides topics from this node's principal (it may not describe them) while other nodes see
+         * them: its truncation sweeps cannot resolve them (see {@link SimHiddenTopics}).
+         */
+        Builder cannotSee(String... topics) {
+            for (String t : topics) {
+                hidden.add(world.broker().id(t));
+            }
+            return this;
+        }
+
         Builder maxHops(int hops) {
             this.maxHops = hops;
             return this;
@@ -786,9 +812,24 @@ final class SimNode {
 
         SimNode build() {
             declarations.add(new Declaration(consumed, sinks, routes));
+            for (Declaration d : declarations) {
+                // Kafka's READ and WRITE imply DESCRIBE: a stage always sees the topics it consumes or writes
+                d.consumed().forEach(c -> requireVisible(c.topicId()));
+                d.sinks().forEach(this::requireVisible);
+            }
+            if (deadLetters != null) {
+                requireVisible(world.broker().id(deadLetters));
+            }
             SimNode n = new SimNode(this);
             world.add(n);
             return n;
+        }
+
+        private void requireVisible(UUID topic) {
+            if (hidden.contains(topic)) {
+                throw new IllegalArgumentException("A simulated node cannot consume or write a topic hidden from it;"
+                        + " node=" + name + ", topic=" + world.broker().name(topic));
+            }
         }
     }
 }

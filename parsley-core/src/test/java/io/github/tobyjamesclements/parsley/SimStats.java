@@ -26,6 +26,7 @@ final class SimStats {
         ADVANCES_FOLDED_AFTER_DRAIN,
         RETENTION_ADVANCES,
         TRUNCATIONS,
+        UNSEEN_CLAIMS_KEPT,
         SCOPE_CHANGES,
         SCOPE_CHANGES_REFUSED,
         SEQ_NORMALISATIONS,
@@ -39,8 +40,8 @@ final class SimStats {
     static final Counter[] REQUIRED = {
         Counter.DELIVERIES, Counter.HOLDS, Counter.CASCADES_LONGER_THAN_ONE, Counter.CRASHES_MID_STEP,
         Counter.ABORTED_TRANSACTIONS, Counter.MARKERS_BRIDGED, Counter.ADVANCES_FOLDED_AFTER_DRAIN,
-        Counter.TRUNCATIONS, Counter.SCOPE_CHANGES, Counter.SEQ_NORMALISATIONS, Counter.DEAD_LETTERS_UNREADABLE,
-        Counter.DEAD_LETTERS_GATED, Counter.DEAD_LETTERS_RESTORED
+        Counter.TRUNCATIONS, Counter.UNSEEN_CLAIMS_KEPT, Counter.SCOPE_CHANGES, Counter.SEQ_NORMALISATIONS,
+        Counter.DEAD_LETTERS_UNREADABLE, Counter.DEAD_LETTERS_GATED, Counter.DEAD_LETTERS_RESTORED
     };
 
     private final EnumMap<Counter, Long> counts = new EnumMap<>(Counter.class);

@@ -95,8 +95,13 @@ final class TestKafka {
     }
 
     static Properties streamsProps(String applicationId, Path stateDir) {
+        return streamsProps(bootstrap(), applicationId, stateDir);
+    }
+
+    /** The broker tests' Kafka Streams settings against any broker. */
+    static Properties streamsProps(String bootstrap, String applicationId, Path stateDir) {
         Properties p = new Properties();
-        p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap());
+        p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         p.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
         p.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
         p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 100);
@@ -124,7 +129,9 @@ final class TestKafka {
     /** Reads, read-committed, until {@code count} records arrived on the topic, or fails after the timeout. */
     static List<ConsumerRecord<String, String>> readCommitted(String topic, int count, Duration timeout) {
         List<ConsumerRecord<String, String>> out = new ArrayList<>();
-        try (KafkaConsumer<String, String> c = new KafkaConsumer<>(consumerProps(), new StringDeserializer(),
+        Map<String, Object> props = consumerProps();
+        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap());
+        try (KafkaConsumer<String, String> c = new KafkaConsumer<>(props, new StringDeserializer(),
                 new StringDeserializer())) {
             List<TopicPartition> tps = c.partitionsFor(topic).stream()
                     .map(i -> new TopicPartition(topic, i.partition())).toList();
@@ -140,8 +147,15 @@ final class TestKafka {
 
     /** Everything committed on the topic now (reads to the end offsets). */
     static List<ConsumerRecord<byte[], byte[]>> readAllBytes(String topic) {
+        return readAllBytes(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap()), topic);
+    }
+
+    /** {@link #readAllBytes(String)} with other client settings (another broker, credentials). */
+    static List<ConsumerRecord<byte[], byte[]>> readAllBytes(Map<String, Object> client, String topic) {
         List<ConsumerRecord<byte[], byte[]>> out = new ArrayList<>();
-        try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(consumerProps(), new ByteArrayDeserializer(),
+        Map<String, Object> props = consumerProps();
+        props.putAll(client);
+        try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(props, new ByteArrayDeserializer(),
                 new ByteArrayDeserializer())) {
             List<TopicPartition> tps = c.partitionsFor(topic).stream()
                     .map(i -> new TopicPartition(topic, i.partition())).toList();
@@ -158,15 +172,20 @@ final class TestKafka {
 
     /** Everything committed on the topic now, as strings, in offset order per partition. */
     static List<ConsumerRecord<String, String>> readAll(String topic) {
+        return readAll(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap()), topic);
+    }
+
+    /** {@link #readAll(String)} with other client settings (another broker, credentials). */
+    static List<ConsumerRecord<String, String>> readAll(Map<String, Object> client, String topic) {
         StringDeserializer d = new StringDeserializer();
-        return readAllBytes(topic).stream().map(r -> new ConsumerRecord<>(r.topic(), r.partition(), r.offset(),
+        return readAllBytes(client, topic).stream().map(r -> new ConsumerRecord<>(r.topic(), r.partition(), r.offset(),
                 r.key() == null ? null : d.deserialize(topic, r.key()),
                 r.value() == null ? null : d.deserialize(topic, r.value()))).toList();
     }
 
+    /** Read-committed consumer settings without a broker: callers add the bootstrap servers. */
     private static Map<String, Object> consumerProps() {
         Map<String, Object> p = new HashMap<>();
-        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap());
         p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         return p;

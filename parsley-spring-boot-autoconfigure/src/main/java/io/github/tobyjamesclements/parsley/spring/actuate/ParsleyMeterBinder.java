@@ -20,12 +20,20 @@ import org.apache.kafka.streams.KafkaStreams;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Micrometer meters for Parsley's {@code vc-metrics} (aggregated per stage across local tasks, so
- * tags stay low-cardinality: application and stage, plus topic for per-topic holds) and for the
- * Kafka Streams client- and thread-level metrics. Every meter reads the live metric on each
- * sample; {@link #refresh()} registers Streams metrics that appeared since the last call. With a
- * dead-letter topic, {@code parsley.records.dead.lettered} counts per stage and source topic the
- * records written there.
+ * Micrometer meters for Parsley's {@code vc-metrics} and for the Kafka Streams client- and
+ * thread-level metrics. Every meter reads the live metric on each sample; {@link #refresh()}
+ * registers Streams metrics that appeared since the last call.
+ *
+ * <p>Parsley's meters are aggregated per stage across local tasks, so tags stay low-cardinality:
+ * {@code application} and {@code stage}, plus {@code topic} for per-source meters. Summing a
+ * meter over its {@code stage} tag is meaningful for counts, not for maxima, and a registry
+ * without a tag filter (Actuator's {@code /actuator/metrics/<name>}) sums. The maxima users alert
+ * on therefore also exist as {@code parsley.application.*} meters, tagged {@code application}
+ * only, whose value is the maximum over every stage. They have names of their own rather than a
+ * {@code stage=all} tag value, so that a query over a per-stage name never counts a stage twice.
+ *
+ * <p>With a dead-letter topic, {@code parsley.records.dead.lettered} counts per stage and source
+ * topic the records written there.
  */
 public class ParsleyMeterBinder implements MeterBinder, KafkaStreams.StateListener {
 
@@ -71,10 +79,25 @@ public class ParsleyMeterBinder implements MeterBinder, KafkaStreams.StateListen
             counter(registry, "parsley.truncation.sweeps.skipped", "Failed truncation sweeps", tags, stage.name(),
                     "truncation-sweeps-skipped-total");
             counter(registry, "parsley.ticks.emitted", "Ticks emitted", tags, stage.name(), "ticks-emitted-total");
+            for (String topic : stage.sourceTopics()) {
+                FunctionCounter.builder("parsley.records.unstamped", streams,
+                        s -> aggregate(s, stage.name(), topic, "records-unstamped-total", Double::sum))
+                        .description("Records without a vc clock header received by a stage that orders across"
+                                + " channels; they are delivered without any ordering guarantee")
+                        .tags(tags.and("topic", topic)).register(registry);
+            }
             if (parsley.deadLetterTopic().isPresent()) {
                 deadLettered(registry, tags, stage);
             }
         }
+        applicationMax(registry, "parsley.application.records.held.age.max",
+                "Milliseconds the oldest record held by any stage has been held", "records-held-age-max-ms");
+        applicationMax(registry, "parsley.application.stamp.offset.entries", "Offset entries of the widest stamp of"
+                + " any stage", "stamp-offset-entries");
+        applicationMax(registry, "parsley.application.stamp.sequence.entries", "Unresolved sequence entries of the"
+                + " widest stamp of any stage", "stamp-sequence-entries");
+        applicationMax(registry, "parsley.application.topics.unresolvable", "Most topics any stage's clocks claim"
+                + " that it cannot resolve", "unresolvable-topics");
         refresh();
     }
 
@@ -84,25 +107,10 @@ public class ParsleyMeterBinder implements MeterBinder, KafkaStreams.StateListen
         stage.tickInterval().ifPresent(t -> topics.add(parsley.applicationId() + "-" + stage.name() + "-ticks"));
         for (String topic : topics) {
             FunctionCounter.builder("parsley.records.dead.lettered", streams,
-                    s -> perTopic(s, stage.name(), topic, "records-dead-lettered-total"))
+                    s -> aggregate(s, stage.name(), topic, "records-dead-lettered-total", Double::sum))
                     .description("Records of the topic written to the dead-letter topic instead of failing the stage")
                     .tags(tags.and("topic", topic)).register(registry);
         }
-    }
-
-    private static double perTopic(CausalStreams streams, String stage, String topic, String metric) {
-        double out = 0;
-        for (Map.Entry<MetricName, ? extends Metric> e : streams.metrics().entrySet()) {
-            MetricName n = e.getKey();
-            if (n.group().equals(GROUP) && n.name().equals(metric) && stage.equals(n.tags().get("stage"))
-                    && topic.equals(n.tags().get("topic"))) {
-                double v = value(e.getValue());
-                if (!Double.isNaN(v)) {
-                    out += v;
-                }
-            }
-        }
-        return out;
     }
 
     /** Registers new Streams metrics whenever the application becomes RUNNING (threads and tasks exist then). */
@@ -134,22 +142,34 @@ public class ParsleyMeterBinder implements MeterBinder, KafkaStreams.StateListen
 
     private void gauge(MeterRegistry registry, String meter, String description, Tags tags, String stage,
             String metric, DoubleBinaryOperator combine) {
-        Gauge.builder(meter, streams, s -> aggregate(s, stage, metric, combine)).description(description).tags(tags)
-                .register(registry);
+        Gauge.builder(meter, streams, s -> aggregate(s, stage, null, metric, combine)).description(description)
+                .tags(tags).register(registry);
     }
 
     private void counter(MeterRegistry registry, String meter, String description, Tags tags, String stage,
             String metric) {
-        FunctionCounter.builder(meter, streams, s -> aggregate(s, stage, metric, Double::sum))
+        FunctionCounter.builder(meter, streams, s -> aggregate(s, stage, null, metric, Double::sum))
                 .description(description).tags(tags).register(registry);
     }
 
-    private static double aggregate(CausalStreams streams, String stage, String metric, DoubleBinaryOperator combine) {
+    private void applicationMax(MeterRegistry registry, String meter, String description, String metric) {
+        Gauge.builder(meter, streams, s -> aggregate(s, null, null, metric, Math::max)).description(description)
+                .tags(Tags.of("application", parsley.applicationId())).register(registry);
+    }
+
+    /**
+     * Combines the task-level values of one {@code vc-metrics} metric: of one stage, or of every
+     * stage when {@code stage} is null; of one source topic, or the tasks' totals when
+     * {@code topic} is null.
+     */
+    private static double aggregate(CausalStreams streams, @Nullable String stage, @Nullable String topic,
+            String metric, DoubleBinaryOperator combine) {
         double out = 0;
         for (Map.Entry<MetricName, ? extends Metric> e : streams.metrics().entrySet()) {
             MetricName n = e.getKey();
-            if (n.group().equals(GROUP) && n.name().equals(metric) && stage.equals(n.tags().get("stage"))
-                    && !n.tags().containsKey("topic")) {
+            if (n.group().equals(GROUP) && n.name().equals(metric)
+                    && (stage == null || stage.equals(n.tags().get("stage")))
+                    && (topic == null ? !n.tags().containsKey("topic") : topic.equals(n.tags().get("topic")))) {
                 double v = value(e.getValue());
                 if (!Double.isNaN(v)) {
                     out = combine.applyAsDouble(out, v);

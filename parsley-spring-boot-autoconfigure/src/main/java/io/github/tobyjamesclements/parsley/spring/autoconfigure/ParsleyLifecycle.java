@@ -10,9 +10,11 @@ import org.springframework.context.SmartLifecycle;
 /**
  * Starts the {@link CausalStreams} once the context is refreshed and closes it on shutdown, in a
  * phase just above the web server's graceful shutdown, so the application stops consuming before
- * the server drains. Closing commits the current transaction; held records stay in the state
- * store and are delivered, in order, after a restart. The auto-configured lifecycle honours
- * {@code spring.kafka.streams.auto-startup}.
+ * the server drains. Closing commits the current transaction and leaves the consumer group, so
+ * the application's other instances take over its tasks at once rather than after the session
+ * timeout (a static member, with {@code group.instance.id}, stays until its session expires). Held
+ * records stay in the state store and are delivered, in order, after a restart. The
+ * auto-configured lifecycle honours {@code spring.kafka.streams.auto-startup}.
  */
 public final class ParsleyLifecycle implements SmartLifecycle, DisposableBean {
 

@@ -40,6 +40,19 @@ public class ParsleyProperties {
      */
     private @Nullable String deadLetterTopic;
 
+    /**
+     * Whether the application's readiness follows the Streams client: accepting traffic only while
+     * it is RUNNING. Off by default, so a rebalance does not take the instance out of its load
+     * balancer.
+     */
+    private boolean readiness = false;
+
+    /**
+     * Longest time the startup check waits for the Kafka cluster to answer, before topics are
+     * created or resolved; zero turns the check off.
+     */
+    private Duration startupCheckTimeout = Duration.ofSeconds(15);
+
     /** Per-stage overrides, keyed by stage name. */
     private final Map<String, StageSettings> stages = new LinkedHashMap<>();
 
@@ -95,6 +108,22 @@ public class ParsleyProperties {
 
     public void setDeadLetterTopic(@Nullable String deadLetterTopic) {
         this.deadLetterTopic = deadLetterTopic;
+    }
+
+    public boolean isReadiness() {
+        return readiness;
+    }
+
+    public void setReadiness(boolean readiness) {
+        this.readiness = readiness;
+    }
+
+    public Duration getStartupCheckTimeout() {
+        return startupCheckTimeout;
+    }
+
+    public void setStartupCheckTimeout(Duration startupCheckTimeout) {
+        this.startupCheckTimeout = startupCheckTimeout;
     }
 
     public Map<String, StageSettings> getStages() {

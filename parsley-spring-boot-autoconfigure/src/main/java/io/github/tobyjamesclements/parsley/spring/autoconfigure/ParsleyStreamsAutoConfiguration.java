@@ -2,6 +2,7 @@ package io.github.tobyjamesclements.parsley.spring.autoconfigure;
 
 import io.github.tobyjamesclements.parsley.CausalStreams;
 import io.github.tobyjamesclements.parsley.Parsley;
+import java.time.Duration;
 import java.util.Properties;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
@@ -17,6 +18,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.kafka.autoconfigure.KafkaConnectionDetails;
 import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
 import org.springframework.context.annotation.Bean;
+import org.springframework.kafka.security.jaas.KafkaJaasLoginModuleInitializer;
 
 /**
  * Auto-configuration for the running Parsley application: a {@link CausalStreams} built from Boot's
@@ -47,12 +49,20 @@ public final class ParsleyStreamsAutoConfiguration {
     CausalStreams causalStreams(Parsley parsley, ParsleyProperties properties, KafkaProperties kafka,
             KafkaConnectionDetails connectionDetails, ParsleyStatus status,
             ObjectProvider<StreamsUncaughtExceptionHandler> handler,
-            ObjectProvider<KafkaStreams.StateListener> listeners) {
+            ObjectProvider<KafkaStreams.StateListener> listeners,
+            ObjectProvider<KafkaJaasLoginModuleInitializer> jaas) {
+        // Parsley connects while the context is still creating beans, but Spring installs the login
+        // of spring.kafka.jaas.* only after every singleton exists: install it now. Spring's own
+        // call later wraps this one with the same entry.
+        jaas.ifAvailable(KafkaJaasLoginModuleInitializer::afterSingletonsInstantiated);
         Properties config = StreamsConfigurationFactory.build(kafka, connectionDetails);
+        Parsley checked = parsley.withStartupCheckTimeout(properties.getStartupCheckTimeout());
+        checked.checkCluster(config);
         if (properties.getTopics().isCreate()) {
             TopicProvisioner.provision(parsley, config, properties.getTopics());
         }
-        CausalStreams streams = parsley.streams(config);
+        // Checked above, before provisioning talked to the cluster; once is enough.
+        CausalStreams streams = checked.withStartupCheckTimeout(Duration.ZERO).streams(config);
         streams.setStateListener((next, previous) -> {
             status.onChange(next, previous);
             notify(listeners, status, next, previous);

@@ -14,6 +14,7 @@ import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.errors.AuthorizationException;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.apache.kafka.streams.StreamsConfig;
@@ -23,7 +24,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Development convenience ({@code parsley.topics.create=true}): creates missing source and sink
  * topics and the dead-letter topic, then each stage's tick topic with as many partitions as the
- * stage's widest source (protocol.md §12.5). Never alters an existing topic.
+ * stage's widest source (protocol.md §12.5). Never alters an existing topic, and never asks to
+ * create one that exists, so topics created beforehand need only Describe. A denied describe or
+ * create fails startup naming the topic and the ACL the application's principal lacks.
  */
 final class TopicProvisioner {
 
@@ -33,8 +36,7 @@ final class TopicProvisioner {
     }
 
     static void provision(Parsley parsley, Properties streamsProperties, ParsleyProperties.Topics settings) {
-        StreamsConfig config = new StreamsConfig(withApplicationId(streamsProperties, parsley.applicationId()));
-        try (Admin admin = Admin.create(config.getAdminConfigs(parsley.applicationId() + "-parsley-provisioner"))) {
+        try (Admin admin = Admin.create(adminConfig(parsley.applicationId(), streamsProperties))) {
             Set<String> plain = new LinkedHashSet<>();
             parsley.stages().forEach(s -> {
                 plain.addAll(s.sourceTopics());
@@ -68,6 +70,11 @@ final class TopicProvisioner {
                 future.get(30, TimeUnit.SECONDS);
                 log.info("Created topic {} for development (parsley.topics.create=true)", name);
             } catch (ExecutionException e) {
+                if (e.getCause() instanceof AuthorizationException) {
+                    throw new IllegalStateException("Cannot create topic; topic=" + name + ": " + e.getCause()
+                            + "; the application's principal needs Create on the topic (or on the cluster): grant"
+                            + " it, or create the topic beforehand", e);
+                }
                 if (!(e.getCause() instanceof TopicExistsException)) {
                     throw new IllegalStateException("Cannot create topic; topic=" + name + ": " + e.getCause(), e);
                 }
@@ -87,16 +94,22 @@ final class TopicProvisioner {
             if (e.getCause() instanceof UnknownTopicOrPartitionException) {
                 return -1;
             }
+            if (e.getCause() instanceof AuthorizationException) {
+                // The broker answers so for a missing topic too: existence is not disclosed without Describe.
+                throw new IllegalStateException("Cannot describe topic; topic=" + topic + ": " + e.getCause()
+                        + "; the application's principal needs Describe on the topic", e);
+            }
             throw new IllegalStateException("Cannot describe topic; topic=" + topic + ": " + e.getCause(), e);
         } catch (InterruptedException | TimeoutException e) {
             throw new IllegalStateException("Cannot describe topic; topic=" + topic + ": " + e, e);
         }
     }
 
-    private static Properties withApplicationId(Properties p, String applicationId) {
+    /** The provisioner's admin client settings: the Streams admin's, security included. */
+    static Map<String, Object> adminConfig(String applicationId, Properties streamsProperties) {
         Properties copy = new Properties();
-        copy.putAll(p);
+        copy.putAll(streamsProperties);
         copy.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
-        return copy;
+        return new StreamsConfig(copy).getAdminConfigs(applicationId + "-parsley-provisioner");
     }
 }

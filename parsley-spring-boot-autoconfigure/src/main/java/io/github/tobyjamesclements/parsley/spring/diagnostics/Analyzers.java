@@ -1,5 +1,7 @@
 package io.github.tobyjamesclements.parsley.spring.diagnostics;
 
+import io.github.tobyjamesclements.parsley.ClusterConnectionException;
+import io.github.tobyjamesclements.parsley.TopicAccessException;
 import java.util.stream.Collectors;
 import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
@@ -87,6 +89,64 @@ final class Analyzers {
                     + " the state changelogs, the tick topics and the sender ids, so it must be set and stay stable.",
                     "Set 'parsley.application-id', 'spring.kafka.streams.application-id' or 'spring.application.name'"
                             + " to a stable id.", e);
+        }
+    }
+
+    static final class ClusterConnectionFailureAnalyzer extends AbstractFailureAnalyzer<ClusterConnectionException> {
+        @Override
+        protected FailureAnalysis analyze(Throwable root, ClusterConnectionException e) {
+            String settings = e.securitySettings().entrySet().stream()
+                    .map(s -> s.getKey() + " '" + s.getValue() + "'").collect(Collectors.joining(", "));
+            String servers = e.servers().stream().map(s -> "'" + s + "'").collect(Collectors.joining(", "));
+            return new FailureAnalysis("Parsley could not connect to the Kafka cluster: " + what(e)
+                    + " Servers tried, from 'spring.kafka.bootstrap-servers' (overridden by"
+                    + " 'spring.kafka.streams.bootstrap-servers' or a KafkaConnectionDetails bean): " + servers
+                    + ". Security settings in use: "
+                    + settings + ". What the startup check saw within " + e.timeout().toMillis() + " ms: "
+                    + String.join("; ", e.observations()) + ".", action(e), e);
+        }
+
+        private static String what(ClusterConnectionException e) {
+            return switch (e.reason()) {
+                case AUTHENTICATION_FAILED -> "authentication failed. A broker answered and rejected the client's"
+                        + " credentials.";
+                case SECURITY_PROTOCOL_MISMATCH -> "security protocol mismatch. A server accepted the connection but"
+                        + " did not complete the handshake that the configured security settings call for.";
+                case NO_BROKER_ANSWERING -> "no broker answering. No Kafka broker answered within the startup"
+                        + " check timeout ('parsley.startup-check-timeout').";
+            };
+        }
+
+        private static String action(ClusterConnectionException e) {
+            return switch (e.reason()) {
+                case AUTHENTICATION_FAILED -> "Correct the user name and password in"
+                        + " 'spring.kafka.properties.sasl.jaas.config' for mechanism '"
+                        + e.securitySettings().getOrDefault("sasl.mechanism", "?") + "' (set by"
+                        + " 'spring.kafka.properties.sasl.mechanism'), and make sure the user exists on the cluster"
+                        + " for that mechanism.";
+                case SECURITY_PROTOCOL_MISMATCH -> "Set 'spring.kafka.security.protocol' to the protocol of the"
+                        + " listener at these addresses (SASL_PLAINTEXT, SASL_SSL or SSL), with"
+                        + " 'spring.kafka.properties.sasl.mechanism' and 'spring.kafka.properties.sasl.jaas.config'"
+                        + " for SASL or 'spring.kafka.ssl.trust-store-location' for TLS, or point"
+                        + " 'spring.kafka.bootstrap-servers' at a listener that matches the current settings.";
+                case NO_BROKER_ANSWERING -> "Start the Kafka brokers, or set 'spring.kafka.bootstrap-servers' to"
+                        + " host:port pairs of brokers this host can reach; if a server answered but its brokers did"
+                        + " not, fix the brokers' advertised.listeners.";
+            };
+        }
+    }
+
+    static final class TopicAccessFailureAnalyzer extends AbstractFailureAnalyzer<TopicAccessException> {
+        @Override
+        protected FailureAnalysis analyze(Throwable root, TopicAccessException e) {
+            String topics = e.topics().stream().map(t -> "'" + t + "'").collect(Collectors.joining(", "));
+            return new FailureAnalysis("The Kafka cluster refused this application's principal the "
+                    + e.operation() + " operation on " + (e.topics().size() == 1 ? "topic " : "topics ") + topics
+                    + ". Parsley does not guess what it may not see: a topic it cannot describe is not taken as"
+                    + " absent, uncompacted or empty. " + e.getMessage(),
+                    "Grant the principal of 'spring.kafka.properties.sasl.jaas.config' (or of the client"
+                            + " certificate) the missing ACL, for example: " + e.acl() + ". docs/security.md lists"
+                            + " every ACL a Parsley application needs.", e);
         }
     }
 }

@@ -31,11 +31,14 @@ class ParsleyPropertiesTests {
         }
         assertThat(names).containsExactlyInAnyOrder("parsley.enabled", "parsley.application-id",
                 "parsley.truncation-interval", "parsley.hold-warning-after", "parsley.close-timeout",
-                "parsley.dead-letter-topic", "parsley.stages", "parsley.streams.enabled", "parsley.topics.create", "parsley.topics.partitions",
+                "parsley.dead-letter-topic", "parsley.readiness", "parsley.startup-check-timeout", "parsley.stages",
+                "parsley.streams.enabled", "parsley.topics.create", "parsley.topics.partitions",
                 "parsley.topics.replication-factor", "parsley.health.hold-age-threshold",
                 "parsley.health.down-on-stall");
         assertThat(property(metadata, "parsley.truncation-interval").path("defaultValue").asString()).isEqualTo("10m");
         assertThat(property(metadata, "parsley.hold-warning-after").path("defaultValue").asString()).isEqualTo("30s");
+        assertThat(property(metadata, "parsley.startup-check-timeout").path("defaultValue").asString())
+                .isEqualTo("15s");
         assertThat(property(metadata, "parsley.enabled").path("defaultValue").asBoolean()).isTrue();
         JsonNode deadLetters = property(metadata, "parsley.dead-letter-topic");
         assertThat(deadLetters.path("type").asString()).isEqualTo("java.lang.String");

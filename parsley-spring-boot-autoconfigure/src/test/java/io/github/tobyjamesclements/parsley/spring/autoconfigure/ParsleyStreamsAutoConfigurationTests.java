@@ -3,6 +3,8 @@ package io.github.tobyjamesclements.parsley.spring.autoconfigure;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.tobyjamesclements.parsley.CausalStreams;
+import io.github.tobyjamesclements.parsley.ClusterConnectionException;
+import io.github.tobyjamesclements.parsley.ClusterConnectionException.Reason;
 import io.github.tobyjamesclements.parsley.Codec;
 import io.github.tobyjamesclements.parsley.Message;
 import io.github.tobyjamesclements.parsley.Parsley;
@@ -10,6 +12,8 @@ import io.github.tobyjamesclements.parsley.Topic;
 import io.github.tobyjamesclements.parsley.spring.CausalHandler;
 import io.github.tobyjamesclements.parsley.spring.diagnostics.MissingBootstrapServersException;
 import io.github.tobyjamesclements.parsley.spring.diagnostics.ProcessingGuaranteeException;
+import java.io.IOException;
+import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -231,11 +235,52 @@ class ParsleyStreamsAutoConfigurationTests {
     }
 
     @Test
+    void unreachableBrokerFailsStartupWithAConnectionAnalysisBeforeTopicsAreCreated() throws IOException {
+        String server = "localhost:" + freePort();
+        // Load Spring's and Parsley's classes first: the bound is on startup, not on a cold JVM.
+        contextRunner.withUserConfiguration(TestShop.STAGES).withPropertyValues("parsley.streams.enabled=false")
+                .run(context -> assertThat(context).hasNotFailed());
+        long start = System.nanoTime();
+        contextRunner.withUserConfiguration(TestShop.STAGES)
+                .withPropertyValues("spring.kafka.bootstrap-servers=" + server).run(context -> {
+            Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
+            assertThat(context).hasFailed();
+            FailureAnalysis analysis = FailureAnalyses.of(context.getStartupFailure());
+            assertThat(analysis.getCause()).isInstanceOfSatisfying(ClusterConnectionException.class,
+                    e -> assertThat(e.reason()).isEqualTo(Reason.NO_BROKER_ANSWERING));
+            assertThat(analysis.getDescription()).startsWith("Parsley could not connect to the Kafka cluster: no"
+                    + " broker answering.").contains("'spring.kafka.bootstrap-servers'", "'" + server + "'",
+                    "security.protocol 'PLAINTEXT (default)'", server + " refused the connection");
+            assertThat(analysis.getAction()).startsWith("Start the Kafka brokers, or set"
+                    + " 'spring.kafka.bootstrap-servers'");
+            assertThat(elapsed).isLessThan(Duration.ofSeconds(20));
+            System.out.printf("startup against %s failed after %d ms:%n%s%n%s%n", server, elapsed.toMillis(),
+                    analysis.getDescription(), analysis.getAction());
+        });
+    }
+
+    @Test
+    void startupCheckTimeoutIsAProperty() throws IOException {
+        contextRunner.withUserConfiguration(TestShop.STAGES)
+                .withPropertyValues("spring.kafka.bootstrap-servers=localhost:" + freePort(),
+                        "parsley.startup-check-timeout=2s")
+                .run(context -> assertThat(FailureAnalyses.of(context.getStartupFailure()).getCause())
+                        .isInstanceOfSatisfying(ClusterConnectionException.class,
+                                e -> assertThat(e.timeout()).isEqualTo(Duration.ofSeconds(2))));
+    }
+
+    @Test
     void connectionDetailsBeanWinsOverProperties() {
         contextRunner.withUserConfiguration(TestShop.STAGES)
                 .withPropertyValues("spring.kafka.bootstrap-servers=nowhere:1")
                 .withBean(KafkaConnectionDetails.class, () -> () -> List.of(broker.getBrokersAsString()))
                 .run(context -> assertThat(context).hasNotFailed().hasSingleBean(CausalStreams.class));
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        }
     }
 
     static class RecordingStateListener implements KafkaStreams.StateListener {

@@ -2,8 +2,15 @@ package io.github.tobyjamesclements.parsley.spring.diagnostics;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.tobyjamesclements.parsley.ClusterConnectionException;
+import io.github.tobyjamesclements.parsley.ClusterConnectionException.Reason;
+import io.github.tobyjamesclements.parsley.TopicAccessException;
+import java.time.Duration;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import org.apache.kafka.common.acl.AclOperation;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.BeanCreationException;
 import org.springframework.boot.diagnostics.FailureAnalysis;
@@ -106,6 +113,59 @@ class AnalyzersTests {
     }
 
     @Test
+    void noBrokerAnsweringNamesTheBootstrapPropertyTheServersAndTheSecuritySettings() {
+        FailureAnalysis analysis = analyze(new Analyzers.ClusterConnectionFailureAnalyzer(),
+                connectionFailure(Reason.NO_BROKER_ANSWERING, Map.of("security.protocol", "PLAINTEXT (default)"),
+                        List.of("kafka-1:9092 refused the connection", "kafka-2:9092: unknown host")));
+        assertThat(analysis.getDescription()).isEqualTo("Parsley could not connect to the Kafka cluster: no broker"
+                + " answering. No Kafka broker answered within the startup check timeout"
+                + " ('parsley.startup-check-timeout'). Servers tried, from 'spring.kafka.bootstrap-servers'"
+                + " (overridden by 'spring.kafka.streams.bootstrap-servers' or a KafkaConnectionDetails bean):"
+                + " 'kafka-1:9092', 'kafka-2:9092'. Security settings in use: security.protocol 'PLAINTEXT"
+                + " (default)'. What the startup check saw within 15000 ms: kafka-1:9092 refused the connection;"
+                + " kafka-2:9092: unknown host.");
+        assertThat(analysis.getAction()).isEqualTo("Start the Kafka brokers, or set 'spring.kafka.bootstrap-servers'"
+                + " to host:port pairs of brokers this host can reach; if a server answered but its brokers did not,"
+                + " fix the brokers' advertised.listeners.");
+    }
+
+    @Test
+    void securityProtocolMismatchSaysWhichPropertiesSelectTheProtocol() {
+        FailureAnalysis analysis = analyze(new Analyzers.ClusterConnectionFailureAnalyzer(),
+                connectionFailure(Reason.SECURITY_PROTOCOL_MISMATCH, Map.of("security.protocol",
+                        "PLAINTEXT (default)"), List.of("kafka-1:9092 accepted a TCP connection")));
+        assertThat(analysis.getDescription()).startsWith("Parsley could not connect to the Kafka cluster: security"
+                + " protocol mismatch. A server accepted the connection but did not complete the handshake that the"
+                + " configured security settings call for.")
+                .contains("security.protocol 'PLAINTEXT (default)'", "kafka-1:9092 accepted a TCP connection");
+        assertThat(analysis.getAction()).startsWith("Set 'spring.kafka.security.protocol' to the protocol of the"
+                + " listener at these addresses").contains("'spring.kafka.properties.sasl.jaas.config'",
+                "'spring.kafka.ssl.trust-store-location'");
+    }
+
+    @Test
+    void authenticationFailedNamesMechanismAndUser() {
+        Map<String, String> settings = new LinkedHashMap<>();
+        settings.put("security.protocol", "SASL_SSL");
+        settings.put("sasl.mechanism", "SCRAM-SHA-512");
+        settings.put("sasl.jaas.config", "set");
+        settings.put("user", "shop");
+        settings.put("ssl.truststore.location", "/etc/kafka/truststore.p12");
+        FailureAnalysis analysis = analyze(new Analyzers.ClusterConnectionFailureAnalyzer(),
+                connectionFailure(Reason.AUTHENTICATION_FAILED, settings,
+                        List.of("the broker answered: Authentication failed during authentication due to invalid"
+                                + " credentials with SASL mechanism SCRAM-SHA-512")));
+        assertThat(analysis.getDescription()).startsWith("Parsley could not connect to the Kafka cluster:"
+                + " authentication failed. A broker answered and rejected the client's credentials.")
+                .contains("Security settings in use: security.protocol 'SASL_SSL', sasl.mechanism 'SCRAM-SHA-512',"
+                        + " sasl.jaas.config 'set', user 'shop', ssl.truststore.location '/etc/kafka/truststore.p12'.");
+        assertThat(analysis.getAction()).isEqualTo("Correct the user name and password in"
+                + " 'spring.kafka.properties.sasl.jaas.config' for mechanism 'SCRAM-SHA-512' (set by"
+                + " 'spring.kafka.properties.sasl.mechanism'), and make sure the user exists on the cluster for that"
+                + " mechanism.");
+    }
+
+    @Test
     void analyzerIgnoresOtherFailures() {
         assertThat(new Analyzers.UnknownTopicFailureAnalyzer().analyze(new IllegalStateException("other")))
                 .isNull();
@@ -119,8 +179,14 @@ class AnalyzersTests {
                 .map(Class::getSimpleName).toList();
         List<String> declared = Arrays.stream(Analyzers.class.getDeclaredClasses())
                 .filter(FailureAnalyzer.class::isAssignableFrom).map(Class::getSimpleName).toList();
-        assertThat(declared).hasSize(7);
+        assertThat(declared).hasSize(9);
         assertThat(registered).containsExactlyInAnyOrderElementsOf(declared);
+    }
+
+    private static ClusterConnectionException connectionFailure(Reason reason, Map<String, String> settings,
+            List<String> observations) {
+        return new ClusterConnectionException(reason, List.of("kafka-1:9092", "kafka-2:9092"), settings, observations,
+                Duration.ofSeconds(15), null);
     }
 
     private static FailureAnalysis analyze(FailureAnalyzer analyzer, Exception failure) {
@@ -128,5 +194,17 @@ class AnalyzersTests {
         assertThat(analysis).isNotNull();
         assertThat(analysis.getCause()).isSameAs(failure);
         return analysis;
+    }
+
+    @Test
+    void topicAccessNamesTheOperationTheTopicsAndTheAclToGrant() {
+        TopicAccessException denied = new TopicAccessException("Not authorized to DESCRIBE_CONFIGS topics [orders,"
+                + " payments]", AclOperation.DESCRIBE_CONFIGS, List.of("payments", "orders"), null);
+        FailureAnalysis analysis = analyze(new Analyzers.TopicAccessFailureAnalyzer(), denied);
+        assertThat(analysis.getDescription()).startsWith("The Kafka cluster refused this application's principal"
+                + " the DESCRIBE_CONFIGS operation on topics 'orders', 'payments'.")
+                .endsWith("Not authorized to DESCRIBE_CONFIGS topics [orders, payments]");
+        assertThat(analysis.getAction()).contains(denied.acl()).contains("docs/security.md");
+        assertThat(denied.acl()).contains("--operation DescribeConfigs").contains("orders").contains("payments");
     }
 }

@@ -186,7 +186,12 @@ final class TrafficGenerator implements SmartLifecycle {
             String customer = String.format(Locale.ROOT, "customer-%02d",
                     random.nextInt(settings.getCustomers()));
             OrderCreated order = new OrderCreated(runId + "-" + (++sequence), 100 + random.nextInt(9_900));
-            acks.add(orders.send(new ProducerRecord<>(OrderTopics.ORDERS, customer, orderCodec.encode(order))));
+            ProducerRecord<String, byte[]> created = new ProducerRecord<>(OrderTopics.ORDERS, customer,
+                    orderCodec.encode(order));
+            // Orders depend on nothing the notifier reads, but an unstamped record there would be
+            // delivered with no ordering guarantee (and warned about): the stamp says so explicitly.
+            clock.stamp(created.headers());
+            acks.add(orders.send(created));
             paid.add(new ProducerRecord<>(OrderTopics.PAYMENTS, customer,
                     paymentCodec.encode(new PaymentConfirmed(order.orderId(), order.amount()))));
         }

@@ -161,7 +161,14 @@ class JournalPublisher implements SmartLifecycle {
         for (Journal.Line line : lines) {
             OrderAccepted order = line.entry().order();
             if (order != null) {
-                acks.add(c.orders().send(record(orders, order.symbol(), order, order.eventId(), order.timestamp())));
+                ProducerRecord<byte[], byte[]> r = record(orders, order.symbol(), order, order.eventId(),
+                        order.timestamp());
+                if (settings.isStampTrades()) {
+                    // Orders claim nothing the stage must wait for, yet a stage reading two topics
+                    // warns about unstamped input: the stamp makes "no causes" explicit.
+                    c.clock().stamp(r.headers());
+                }
+                acks.add(c.orders().send(r));
             }
         }
         c.orders().flush();
