@@ -130,7 +130,7 @@ class DeadLetterAccountingTests {
         return headers;
     }
 
-    /** A {@code vc-metrics} metric summed over tasks: of one topic, or the task-level one when {@code topic} is null. */
+    /** A {@code vc-metrics} metric summed over tasks: of one topic, or the task-level one for a null topic. */
     private static double metric(TopologyTestDriver d, String name, String topic) {
         double sum = 0;
         for (Map.Entry<MetricName, ? extends Metric> e : d.metrics().entrySet()) {
