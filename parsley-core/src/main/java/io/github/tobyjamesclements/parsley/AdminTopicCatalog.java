@@ -94,12 +94,14 @@ final class AdminTopicCatalog implements TopicCatalog {
         });
         if (!denied.isEmpty()) {
             throw TopicAccessException.denied(AclOperation.DESCRIBE, denied, "Parsley resolves every source, sink"
-                    + " and tick topic at startup (Kafka gives this answer too for a topic that does not exist); a"
-                    + " source needs Read and a sink Write, each of which includes Describe", refusals.get(0));
+                    + " and tick topic, and the dead-letter topic, at startup (Kafka gives this answer too for a topic"
+                    + " that does not exist); a source needs Read, and a sink or the dead-letter topic Write, each of"
+                    + " which includes Describe", refusals.get(0));
         }
         if (!missing.isEmpty()) {
             throw new IllegalStateException("Cannot resolve topic; missing topics=" + missing
-                    + "; create every source, sink and tick topic before starting the application");
+                    + "; create every source, sink and tick topic, and the dead-letter topic if one is set, before"
+                    + " starting the application");
         }
         found.forEach((name, d) -> {
             UUID id = toUuid(d.topicId());
@@ -132,7 +134,8 @@ final class AdminTopicCatalog implements TopicCatalog {
         }
         if (!denied.isEmpty()) {
             throw TopicAccessException.denied(AclOperation.DESCRIBE_CONFIGS, denied, "Parsley reads the cleanup"
-                    + " policy of every source and sink to refuse compacted causal topics", refusal);
+                    + " policy of every source and sink, and of the dead-letter topic, to refuse compacted ones",
+                    refusal);
         }
         List<String> compacted = new ArrayList<>();
         configs.forEach((r, c) -> {
@@ -142,8 +145,9 @@ final class AdminTopicCatalog implements TopicCatalog {
             }
         });
         if (!compacted.isEmpty()) {
-            throw new IllegalStateException("Compacted topics cannot be causal channels; topics=" + compacted
-                    + "; compaction leaves holes Parsley would treat as delivered: use cleanup.policy=delete");
+            throw new IllegalStateException("Compacted topics cannot be causal channels or dead-letter topics; topics="
+                    + compacted + "; compaction leaves holes Parsley would treat as delivered, and would drop dead"
+                    + " letters: use cleanup.policy=delete");
         }
     }
 

@@ -12,7 +12,8 @@ import org.apache.kafka.streams.state.Stores;
 /**
  * Assembles one Kafka Streams topology from the stages of an application (protocol.md §12.2,
  * §12.7): per stage a raw-bytes source over its source topics and tick topic, one
- * {@link CausalProcessor}, its protocol and fold stores, and one raw-bytes sink per sink topic.
+ * {@link CausalProcessor}, its protocol and fold stores, one raw-bytes sink per sink topic and,
+ * with a dead-letter topic, one unstamped raw-bytes sink to it.
  */
 final class Assembly {
 
@@ -35,7 +36,9 @@ final class Assembly {
         return "vc-" + stage.name() + "-processor";
     }
 
-    static Topology build(String applicationId, List<Stage> stages, TopicCatalog catalog, HoldBoard board) {
+    /** {@code deadLetters} is null for an application without a dead-letter topic. */
+    static Topology build(String applicationId, List<Stage> stages, TopicCatalog catalog, HoldBoard board,
+            DeadLetterBoard deadLetters) {
         Topology topology = new Topology();
         for (Stage stage : stages) {
             List<String> sources = new ArrayList<>(stage.sources().keySet());
@@ -47,7 +50,7 @@ final class Assembly {
             String processor = processorName(stage);
             topology.addSource(AutoOffsetReset.earliest(), sourceName(stage), new ByteArrayDeserializer(),
                     new ByteArrayDeserializer(), sources.toArray(String[]::new));
-            topology.addProcessor(processor, () -> new CausalProcessor(applicationId, stage, catalog, board),
+            topology.addProcessor(processor, () -> new CausalProcessor(applicationId, stage, catalog, board, deadLetters),
                     sourceName(stage));
             // Cached: the queue index, frontier and send sequence change on every record; the cache
             // turns those writes into one RocksDB put and one changelog record per key per commit,
@@ -62,6 +65,11 @@ final class Assembly {
             for (String sink : stage.sinks().keySet()) {
                 topology.addSink(StampingDoor.sinkName(stage.name(), sink), sink, new ByteArraySerializer(),
                         new ByteArraySerializer(), StampingDoor.partitioner(sink, catalog.partitions(sink)), processor);
+            }
+            if (deadLetters != null) {
+                // no partitioner: a dead letter names no partition, the producer's own choice is as good as any
+                topology.addSink(PoisonRecords.sinkName(stage.name()), deadLetters.topic(), new ByteArraySerializer(),
+                        new ByteArraySerializer(), processor);
             }
             if (stage.ticks().isPresent() && !stage.sinks().containsKey(tickTopic)) {
                 topology.addSink(StampingDoor.sinkName(stage.name(), tickTopic), tickTopic, new ByteArraySerializer(),

@@ -178,7 +178,7 @@ class CausalNode implements DeliveryProtocol {
         if (e.tagged()) {
             advanceMark(c, e.sender(), e.seq(), e.offset());
         }
-        out.add(new Delivery(c, e.offset(), e.key(), e.value(), e.timestamp()));
+        out.add(new Delivery(c, e.offset(), e.key(), e.value(), e.timestamp(), e.headers()));
     }
 
     /** Raises the delivered-sequence mark of {@code (c, sender)} to {@code seq} (§3.2 rule 6). */

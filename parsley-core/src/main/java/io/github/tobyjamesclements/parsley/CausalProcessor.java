@@ -38,6 +38,7 @@ final class CausalProcessor implements Processor<byte[], byte[], byte[], byte[]>
     private final Stage stage;
     private final TopicCatalog catalog;
     private final HoldBoard board;
+    private final DeadLetterBoard deadLetters;
 
     private ProcessorContext<byte[], byte[]> context;
     private CausalNode node;
@@ -47,20 +48,26 @@ final class CausalProcessor implements Processor<byte[], byte[], byte[], byte[]>
     private Map<TopicPartition, Channel> channelsByPartition;
     private Map<Channel, String> topicsByChannel;
     private Map<Channel, Long> fedThrough;
+    /** The first offset fed per channel since init: a poison record's reset advice depends on it. */
+    private Map<Channel, Long> firstFed;
     private StampingDoor door;
     private LogicRunner logic;
     private StageMetrics metrics;
     private HoldMonitor monitor;
+    private PoisonRecords poison;
     /** Whether this task consumes more than one channel: only then can an unstamped record be misordered. */
     private boolean ordersAcrossChannels;
     private boolean positionsChecked;
     private long replaysReported;
 
-    CausalProcessor(String applicationId, Stage stage, TopicCatalog catalog, HoldBoard board) {
+    /** {@code deadLetters} is null for an application without a dead-letter topic (fail closed). */
+    CausalProcessor(String applicationId, Stage stage, TopicCatalog catalog, HoldBoard board,
+            DeadLetterBoard deadLetters) {
         this.applicationId = applicationId;
         this.stage = stage;
         this.catalog = catalog;
         this.board = board;
+        this.deadLetters = deadLetters;
     }
 
     @Override
@@ -112,9 +119,11 @@ final class CausalProcessor implements Processor<byte[], byte[], byte[], byte[]>
         door = new StampingDoor(context, node, stage, catalog, tickTopic, tickChannel);
         logic = new LogicRunner(stage, sources, tickChannel, foldStore);
         fedThrough = new HashMap<>();
+        firstFed = new HashMap<>();
         positionsChecked = !catalog.brokerBacked();
         replaysReported = 0;
         metrics = new StageMetrics(context.metrics(), stage.name(), taskId, channelsByTopic.keySet());
+        poison = new PoisonRecords(context, applicationId, stage.name(), deadLetters, metrics);
         monitor = new HoldMonitor(stage.name(), taskId, node, catalog, topicsByChannel, stage.holdWarningAfter(),
                 board, metrics, board.clockFor(context));
         ordersAcrossChannels = channelsByTopic.size() > 1;
@@ -138,14 +147,40 @@ final class CausalProcessor implements Processor<byte[], byte[], byte[], byte[]>
         String where = "topic=" + md.topic() + ", partition=" + md.partition() + ", offset=" + md.offset();
         checkPositionsCaptured(md, where);
         checkRetention(channel, md, where);
-        CausalHeaders.Read read = CausalHeaders.read(record.headers(), where);
+        firstFed.putIfAbsent(channel, md.offset());
+        CausalHeaders.Read read;
+        try {
+            read = CausalHeaders.read(record.headers(), where);
+        } catch (CorruptClockException e) {
+            // before the unstamped check: a clock that cannot be read is poison, not a missing stamp
+            unreadable(record, channel, md, e);
+            return;
+        }
         if (read.clock() == null && ordersAcrossChannels) {
             unstamped(md);
         }
+        byte[] headers = poison.keepsHeaders() ? HeaderBlock.encode(record.headers()) : null;
         InboundRecord inbound = new InboundRecord(channel, md.offset(), read.clock(), read.sender(), read.seq(),
-                record.key(), record.value(), record.timestamp());
+                record.key(), record.value(), record.timestamp(), headers);
         fedThrough.merge(channel, md.offset(), Math::max);
-        handle(node.onRecord(inbound));
+        handle(node.onRecord(inbound), channel, md.offset());
+        sweepPositions();
+        monitor.afterStep();
+    }
+
+    /**
+     * A record whose causal headers cannot be read is never fed to the node. Dead-lettered, it
+     * counts as fed, so the position sweep may pass it and its offset is bridged like a
+     * consumer-skipped one (docs/protocol-decisions.md, "Dead letters"); a replayed one (at or
+     * below the frontier, the prefix of a grown input) is history and is only skipped.
+     */
+    private void unreadable(Record<byte[], byte[]> record, Channel channel, RecordMetadata md,
+            CorruptClockException e) {
+        if (!poison.keepsHeaders() || md.offset() > node.frontier(channel)) {
+            boolean first = firstFed.get(channel) == md.offset();
+            poison.unreadable(record, md.topic(), md.partition(), md.offset(), first, e);
+        }
+        fedThrough.merge(channel, md.offset(), Math::max);
         sweepPositions();
         monitor.afterStep();
     }
@@ -201,13 +236,28 @@ final class CausalProcessor implements Processor<byte[], byte[], byte[], byte[]>
         }
     }
 
-    private void handle(List<Delivery> deliveries) {
+    /**
+     * Runs the logic of each delivery; {@code arrived} and {@code arrivedOffset} name the record
+     * whose own arrival this is (null and -1 for a position sweep), so that any other delivery is
+     * known to come from a hold queue. A step whose codecs or logic fail wrote and sent nothing:
+     * the record is dead-lettered, or the task fails.
+     */
+    private void handle(List<Delivery> deliveries, Channel arrived, long arrivedOffset) {
         if (deliveries.isEmpty()) {
             return;
         }
         metrics.delivered(deliveries.size());
         for (Delivery d : deliveries) {
-            door.emit(logic.apply(d, topicsByChannel.get(d.channel())), d.timestamp());
+            String topic = topicsByChannel.get(d.channel());
+            try {
+                LogicRunner.Outcome outcome = logic.apply(d, topic);
+                List<StampingDoor.Outbound> sends = door.prepare(outcome.emissions(), d.timestamp());
+                logic.commit(outcome);
+                door.send(sends);
+            } catch (LogicFailure f) {
+                boolean held = !(d.channel().equals(arrived) && d.offset() == arrivedOffset);
+                poison.failed(d, topic, f, held, !held && firstFed.get(d.channel()) == d.offset());
+            }
         }
     }
 
@@ -219,7 +269,7 @@ final class CausalProcessor implements Processor<byte[], byte[], byte[], byte[]>
                     || view.lastReturned() > fedThrough.getOrDefault(e.getValue(), -1L)) {
                 continue;
             }
-            handle(node.positionAdvance(e.getValue(), view.position()));
+            handle(node.positionAdvance(e.getValue(), view.position()), null, -1);
         }
     }
 

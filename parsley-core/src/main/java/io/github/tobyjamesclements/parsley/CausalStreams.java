@@ -40,13 +40,16 @@ public final class CausalStreams implements AutoCloseable {
     private final TopologyDescription topology;
     private final Admin admin;
     private final HoldBoard board;
+    private final DeadLetterBoard deadLetters;
 
-    CausalStreams(String applicationId, KafkaStreams streams, Topology topology, Admin admin, HoldBoard board) {
+    CausalStreams(String applicationId, KafkaStreams streams, Topology topology, Admin admin, HoldBoard board,
+            DeadLetterBoard deadLetters) {
         this.applicationId = applicationId;
         this.streams = streams;
         this.topology = topology.describe();
         this.admin = admin;
         this.board = board;
+        this.deadLetters = deadLetters;
         streams.setUncaughtExceptionHandler(e -> StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse
                 .SHUTDOWN_CLIENT);
     }
@@ -164,6 +167,17 @@ public final class CausalStreams implements AutoCloseable {
      */
     public List<HeldRecord> explainHolds() {
         return board.snapshot();
+    }
+
+    /**
+     * Per stage, in declaration order, how many records this instance's tasks wrote to the
+     * dead-letter topic since it started, and the last error; empty without a dead-letter topic
+     * ({@link Parsley#deadLetterTopic(String)}).
+     *
+     * @return an immutable list, never null
+     */
+    public List<DeadLetterReport> deadLetters() {
+        return deadLetters == null ? List.of() : List.copyOf(deadLetters.snapshot());
     }
 
     /**

@@ -5,12 +5,20 @@ import java.util.UUID;
 /**
  * A received, not yet delivered record as the hold queue keeps it (protocol.md §10.3). The
  * clock is the record's dependency clock, empty when it carried none; it is never mutated.
+ * {@code headers} is the host's opaque copy of the record's headers, or null when it keeps none.
  */
-record HeldEntry(long offset, VectorClock clock, UUID sender, long seq, byte[] key, byte[] value, long timestamp) {
+record HeldEntry(long offset, VectorClock clock, UUID sender, long seq, byte[] key, byte[] value, long timestamp,
+        byte[] headers) {
+
+    /** An entry without kept headers. */
+    HeldEntry(long offset, VectorClock clock, UUID sender, long seq, byte[] key, byte[] value, long timestamp) {
+        this(offset, clock, sender, seq, key, value, timestamp, null);
+    }
 
     static HeldEntry of(InboundRecord r) {
         VectorClock clock = r.clock() == null ? new VectorClock() : VectorClock.copyOf(r.clock());
-        return new HeldEntry(r.offset(), clock, r.sender(), r.senderSeq(), r.key(), r.value(), r.timestamp());
+        return new HeldEntry(r.offset(), clock, r.sender(), r.senderSeq(), r.key(), r.value(), r.timestamp(),
+                r.headers());
     }
 
     boolean tagged() {

@@ -6,8 +6,11 @@ import java.util.UUID;
 
 /**
  * The stored form of a held record (protocol.md §10.3, with the clock in Parsley's wire format):
- * offset, timestamp, sender tag, clock, key and value. Decoding is strict like the clock's: any
- * byte string {@link #encode} would not write is a {@link CorruptClockException}.
+ * offset, timestamp, sender tag, clock, key and value, then, only for an entry that keeps its
+ * headers (a stage with a dead-letter topic), the host's header block. An entry without headers
+ * is byte for byte what earlier builds wrote, so their stores restore unchanged. Decoding is
+ * strict like the clock's: any byte string {@link #encode} would not write is a
+ * {@link CorruptClockException}.
  */
 final class HeldEntryEnvelope {
 
@@ -18,7 +21,9 @@ final class HeldEntryEnvelope {
         byte[] clock = ClockCodec.encode(e.clock());
         int keyLen = e.key() == null ? 0 : e.key().length;
         int valueLen = e.value() == null ? 0 : e.value().length;
-        ByteBuffer b = ByteBuffer.allocate(8 + 8 + 1 + 24 + 4 + clock.length + 4 + keyLen + 4 + valueLen);
+        int headersLen = e.headers() == null ? 0 : 4 + e.headers().length;
+        ByteBuffer b = ByteBuffer.allocate(8 + 8 + 1 + 24 + 4 + clock.length + 4 + keyLen + 4 + valueLen
+                + headersLen);
         b.putLong(e.offset()).putLong(e.timestamp());
         b.put((byte) (e.tagged() ? 1 : 0));
         b.putLong(e.tagged() ? e.sender().getMostSignificantBits() : 0);
@@ -27,6 +32,9 @@ final class HeldEntryEnvelope {
         b.putInt(clock.length).put(clock);
         putBytes(b, e.key());
         putBytes(b, e.value());
+        if (e.headers() != null) {
+            putBytes(b, e.headers());
+        }
         return b.array();
     }
 
@@ -47,10 +55,11 @@ final class HeldEntryEnvelope {
             VectorClock clock = ClockCodec.decode(getBytes(b));
             byte[] key = getBytes(b);
             byte[] value = getBytes(b);
+            byte[] headers = b.hasRemaining() ? getHeaders(b) : null;
             if (b.hasRemaining()) {
                 throw new CorruptClockException("Malformed held-record envelope: " + b.remaining() + " trailing bytes");
             }
-            return new HeldEntry(offset, clock, tag == 1 ? sender : null, seq, key, value, timestamp);
+            return new HeldEntry(offset, clock, tag == 1 ? sender : null, seq, key, value, timestamp, headers);
         } catch (BufferUnderflowException e) {
             throw new CorruptClockException("Malformed held-record envelope: truncated at byte " + b.position(), e);
         }
@@ -62,6 +71,15 @@ final class HeldEntryEnvelope {
         } else {
             b.putInt(bytes.length).put(bytes);
         }
+    }
+
+    /** Absent headers are written as nothing, never as a null length, so one form per entry. */
+    private static byte[] getHeaders(ByteBuffer b) {
+        byte[] headers = getBytes(b);
+        if (headers == null) {
+            throw new CorruptClockException("Malformed held-record envelope: null header block");
+        }
+        return headers;
     }
 
     private static byte[] getBytes(ByteBuffer b) {

@@ -7,8 +7,10 @@ import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
  * Runs user logic on a delivery (protocol.md §12.2): decodes it with its source topic's codecs
- * into a {@link Message} carrying its own coordinate, applies the handler or fold (reading and
- * writing per-key state in the fold store, §10.5), and returns the emissions.
+ * into a {@link Message} carrying its own coordinate, applies the handler or fold (reading
+ * per-key state from the fold store, §10.5), and returns the step. The step's state is written
+ * only by {@link #commit}, after its emissions were encoded, so a step whose user code fails
+ * ({@link LogicFailure}) leaves the state as it was.
  */
 final class LogicRunner {
 
@@ -21,6 +23,10 @@ final class LogicRunner {
     private final Channel tickChannel;
     private final KeyValueStore<Bytes, byte[]> foldStore;
 
+    /** A step not yet committed: its emissions, and the state to write (stateful logic only). */
+    record Outcome(List<Emission> emissions, boolean stateful, Bytes slot, byte[] state) {
+    }
+
     LogicRunner(Stage stage, Map<Channel, Stage.Source> sources, Channel tickChannel,
             KeyValueStore<Bytes, byte[]> foldStore) {
         this.stage = stage;
@@ -29,36 +35,56 @@ final class LogicRunner {
         this.foldStore = foldStore;
     }
 
-    List<Emission> apply(Delivery d, String topic) {
+    /**
+     * Decodes and runs the logic of one delivery without writing anything.
+     *
+     * @throws LogicFailure when a codec, the handler, the fold or the state codec fails
+     */
+    Outcome apply(Delivery d, String topic) {
         if (d.channel().equals(tickChannel)) {
             Stage.Ticks ticks = stage.ticks().orElseThrow();
-            return run(ticks.logic(), ticks.stateful(), Bytes.wrap(new byte[] {TICK_SLOT}), new Tick(d.timestamp()));
+            String what = ticks.stateful() ? "tick fold" : "tick handler";
+            return run(ticks.logic(), ticks.stateful(), Bytes.wrap(new byte[] {TICK_SLOT}), new Tick(d.timestamp()),
+                    what);
         }
         Stage.Source source = sources.get(d.channel());
         Topic<?, ?> t = source.topic();
+        Object key = LogicFailure.guard("key codec of topic " + t.name(), () -> t.decodeKey(d.key()));
+        Object value = LogicFailure.guard("value codec of topic " + t.name(), () -> t.decodeValue(d.value()));
         Message<Object, Object> message = new Message<>(topic, d.channel().partition(), d.offset(), d.timestamp(),
-                t.decodeKey(d.key()), t.decodeValue(d.value()));
-        return run(source.logic(), source.stateful(), foldKey(d.key()), message);
+                key, value);
+        return run(source.logic(), source.stateful(), foldKey(d.key()), message, source.stateful() ? "fold" : "handler");
     }
 
-    private List<Emission> run(Stage.Logic logic, boolean stateful, Bytes slot, Object input) {
+    private Outcome run(Stage.Logic logic, boolean stateful, Bytes slot, Object input, String what) {
         if (!stateful) {
-            return logic.apply(null, input).emissions();
+            List<Emission> emissions = LogicFailure.guard(what, () -> logic.apply(null, input).emissions());
+            return new Outcome(emissions, false, slot, null);
         }
         Stage.State state = stage.state().orElseThrow();
         byte[] stored = foldStore.get(slot);
-        Object current = stored == null ? state.initial().get() : state.codec().decode(stored);
-        Step<Object> step = logic.apply(current, input);
+        Object current = stored == null ? LogicFailure.guard("initial state", () -> state.initial().get())
+                : LogicFailure.guard("state codec", () -> state.codec().decode(stored));
+        Step<Object> step = LogicFailure.guard(what, () -> logic.apply(current, input));
         if (step == null) {
-            throw new IllegalStateException("Fold returned a null step; stage=" + stage.name()
-                    + "; return Step.of(state) to keep the state");
+            throw new LogicFailure(what, new IllegalStateException("Fold returned a null step; stage=" + stage.name()
+                    + "; return Step.of(state) to keep the state"));
         }
-        if (step.state() == null) {
-            foldStore.delete(slot);
+        byte[] next = step.state() == null ? null : LogicFailure.guard("state codec",
+                () -> state.codec().encode(step.state()));
+        return new Outcome(step.emissions(), true, slot, next);
+    }
+
+    /** Writes a step's state: its new value, or a delete for a null state. */
+    void commit(Outcome outcome) {
+        if (!outcome.stateful()) {
+            return;
+        }
+        if (outcome.state() == null) {
+            foldStore.delete(outcome.slot());
         } else {
-            foldStore.put(slot, state.codec().encode(step.state()));
+            foldStore.put(outcome.slot(), outcome.state());
         }
-        return step.emissions();
     }
 
     static Bytes foldKey(byte[] key) {

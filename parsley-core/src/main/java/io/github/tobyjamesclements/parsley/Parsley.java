@@ -6,6 +6,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
 import java.util.TreeMap;
@@ -24,6 +25,11 @@ import org.apache.kafka.streams.errors.LogAndFailProcessingExceptionHandler;
  *
  * <p>Stages connect through ordinary, pre-existing topics: one stage's sink is another's source,
  * stamped on write and gated on read. Immutable and thread-safe.
+ *
+ * <p>By default a poison record (one whose causal headers cannot be read, that a source codec
+ * cannot decode, or on which a handler or fold throws) fails its task, and the application stops
+ * there. {@link #deadLetterTopic(String)} opts into writing such records to a dead-letter topic
+ * instead, exactly once, in the transaction of the step that met them.
  */
 public final class Parsley {
 
@@ -34,11 +40,13 @@ public final class Parsley {
     private final String applicationId;
     private final List<Stage> stages;
     private final Duration startupCheckTimeout;
+    private final String deadLetterTopic;
 
-    private Parsley(String applicationId, List<Stage> stages, Duration startupCheckTimeout) {
+    private Parsley(String applicationId, List<Stage> stages, Duration startupCheckTimeout, String deadLetterTopic) {
         this.applicationId = applicationId;
         this.stages = stages;
         this.startupCheckTimeout = startupCheckTimeout;
+        this.deadLetterTopic = deadLetterTopic;
     }
 
     /**
@@ -80,7 +88,52 @@ public final class Parsley {
                 }
             }
         }
-        return new Parsley(applicationId, List.of(stages), DEFAULT_STARTUP_CHECK_TIMEOUT);
+        return new Parsley(applicationId, List.of(stages), DEFAULT_STARTUP_CHECK_TIMEOUT, null);
+    }
+
+    /**
+     * The same application with a dead-letter topic: a record whose causal headers cannot be
+     * read, whose key or value its source topic's codec cannot decode, or on which a handler or
+     * fold (or the state's codec, or an emission's encoding) fails is written to {@code topic}
+     * instead of failing the task. The write is in the transaction of the step that met the
+     * record, so it is there exactly once for {@code read_committed} readers; the record keeps its
+     * key, value, timestamp and headers and gains Kafka Streams' dead-letter error headers
+     * ({@code __streams.errors.exception}, {@code .message}, {@code .stacktrace}, {@code .topic},
+     * {@code .partition}, {@code .offset}); it is never stamped. The record then counts as
+     * handled: the stage moves on, fold state untouched by the failed step, every other record in
+     * order. The topic must exist, not be compacted, and not be a source of any stage; it is not a
+     * causal channel.
+     *
+     * @param topic the dead-letter topic, a legal Kafka topic name
+     * @return a copy of this application with the dead-letter topic, never null
+     * @throws IllegalArgumentException if the name is not a legal topic name, or the topic is a
+     *     source or tick topic of a stage
+     */
+    public Parsley deadLetterTopic(String topic) {
+        Objects.requireNonNull(topic, "topic");
+        if (!APPLICATION_ID.matcher(topic).matches() || topic.length() > 249 || topic.equals(".")
+                || topic.equals("..")) {
+            throw new IllegalArgumentException("Dead-letter topic is not a legal Kafka topic name; applicationId="
+                    + applicationId + ", topic='" + topic + "'; use up to 249 of [a-zA-Z0-9._-]");
+        }
+        for (Stage stage : stages) {
+            if (stage.sources().containsKey(topic) || (stage.ticks().isPresent()
+                    && stage.tickTopic(applicationId).equals(topic))) {
+                throw new IllegalArgumentException("Dead-letter topic is a source of a stage; applicationId="
+                        + applicationId + ", topic=" + topic + ", stage=" + stage.name() + "; dead letters would be"
+                        + " consumed again: use a topic no stage consumes");
+            }
+        }
+        return new Parsley(applicationId, stages, startupCheckTimeout, topic);
+    }
+
+    /**
+     * The dead-letter topic, if one is set.
+     *
+     * @return the topic name, or empty when poison records fail the task (the default)
+     */
+    public Optional<String> deadLetterTopic() {
+        return Optional.ofNullable(deadLetterTopic);
     }
 
     /**
@@ -125,7 +178,7 @@ public final class Parsley {
             throw new IllegalArgumentException("Startup check timeout must not be negative; timeout=" + timeout
                     + "; use zero to turn the check off");
         }
-        return new Parsley(applicationId, stages, timeout);
+        return new Parsley(applicationId, stages, timeout, deadLetterTopic);
     }
 
     /**
@@ -166,7 +219,7 @@ public final class Parsley {
      */
     public Topology testTopology() {
         return Assembly.build(applicationId, stages, new LocalTopicCatalog(declaredTopics()),
-                HoldBoard.timedByTasks());
+                HoldBoard.timedByTasks(), deadLetterBoard());
     }
 
     /**
@@ -186,8 +239,8 @@ public final class Parsley {
      *     failed, security protocol mismatch, or no broker answering
      * @throws TopicAccessException if the principal may not describe a declared topic, or read the
      *     configuration of a source or sink (the message names the ACL to grant)
-     * @throws IllegalStateException if a declared topic is missing or compacted, or a tick topic
-     *     has the wrong partition count
+     * @throws IllegalStateException if a declared topic (or the dead-letter topic) is missing or
+     *     compacted, or a tick topic has the wrong partition count
      */
     public CausalStreams streams(Properties properties) {
         Properties p = new Properties();
@@ -218,10 +271,11 @@ public final class Parsley {
         try {
             // The one place the host's wall clock enters: it times holds, never the protocol.
             HoldBoard board = HoldBoard.timedBy(System::currentTimeMillis);
+            DeadLetterBoard deadLetters = deadLetterBoard();
             TopicCatalog catalog = new AdminTopicCatalog(admin, declaredTopics());
-            Topology topology = Assembly.build(applicationId, stages, catalog, board);
+            Topology topology = Assembly.build(applicationId, stages, catalog, board, deadLetters);
             KafkaStreams streams = new KafkaStreams(topology, p, new CapturingClientSupplier());
-            return new CausalStreams(applicationId, streams, topology, admin, board);
+            return new CausalStreams(applicationId, streams, topology, admin, board, deadLetters);
         } catch (RuntimeException e) {
             admin.close();
             throw e;
@@ -247,6 +301,12 @@ public final class Parsley {
         }
     }
 
+    private DeadLetterBoard deadLetterBoard() {
+        return deadLetterTopic == null ? null
+                : new DeadLetterBoard(deadLetterTopic, stages.stream().map(Stage::name).toList());
+    }
+
+    /** Every topic resolved at startup (exists, not compacted): the dead-letter topic included. */
     private Set<String> declaredTopics() {
         Set<String> topics = new LinkedHashSet<>();
         for (Stage s : stages) {
@@ -254,11 +314,15 @@ public final class Parsley {
             topics.addAll(s.sinks().keySet());
             s.ticks().ifPresent(t -> topics.add(s.tickTopic(applicationId)));
         }
+        if (deadLetterTopic != null) {
+            topics.add(deadLetterTopic);
+        }
         return topics;
     }
 
     @Override
     public String toString() {
-        return "Parsley[" + applicationId + ", stages=" + stages + "]";
+        return "Parsley[" + applicationId + ", stages=" + stages
+                + (deadLetterTopic == null ? "" : ", deadLetterTopic=" + deadLetterTopic) + "]";
     }
 }

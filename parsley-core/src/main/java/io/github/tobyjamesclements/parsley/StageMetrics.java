@@ -73,12 +73,13 @@ final class StageMetrics {
         }
     }
 
-    /** The sensors of one source channel; its hold gauges are DEBUG, its unstamped counter INFO. */
+    /** The sensors of one source channel; its hold gauges are DEBUG, its counters INFO. */
     private final class TopicSensors {
 
         final Sensor held;
         final Sensor heldAge;
         final Sensor unstamped;
+        final Sensor deadLettered;
 
         TopicSensors(String topic) {
             Map<String, String> t = new LinkedHashMap<>(tags);
@@ -92,6 +93,9 @@ final class StageMetrics {
             unstamped.add(name("records-unstamped-total", "Records without a vc clock header received by a task"
                     + " that orders across channels: delivered without any ordering guarantee", t),
                     new CumulativeSum());
+            deadLettered = sensor(topic + "-records-dead-lettered-total", Sensor.RecordingLevel.INFO);
+            deadLettered.add(name("records-dead-lettered-total", "Records of this source channel written to the"
+                    + " dead-letter topic", t), new CumulativeSum());
         }
     }
 
@@ -113,6 +117,14 @@ final class StageMetrics {
 
     void unresolvableTopics(int count) {
         unresolvableTopics.record(count);
+    }
+
+    /** One record of {@code topic} written to the dead-letter topic. */
+    void deadLettered(String topic) {
+        TopicSensors s = perTopic.get(topic);
+        if (s != null) {
+            s.deadLettered.record(1);
+        }
     }
 
     void tickEmitted() {

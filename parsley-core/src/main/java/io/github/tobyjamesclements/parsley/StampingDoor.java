@@ -1,6 +1,7 @@
 package io.github.tobyjamesclements.parsley;
 
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -14,7 +15,8 @@ import org.apache.kafka.streams.processor.api.Record;
  * The single stamping door of a stage task (protocol.md §6, §12.2): every emission is checked
  * against the declared sinks, encoded once with its topic's codecs, partitioned deterministically,
  * stamped against that concrete partition, and forwarded to that sink with exactly the stamped
- * bytes (H4).
+ * bytes (H4). A step's emissions are all checked and encoded before the first is stamped, so a
+ * failing emission sends nothing. Dead letters bypass this door: they are not stamped.
  */
 final class StampingDoor {
 
@@ -35,23 +37,40 @@ final class StampingDoor {
         this.tickChannel = tickChannel;
     }
 
-    /** Emits in list order; an emission's timestamp defaults to {@code inheritedTimestamp}. */
-    void emit(List<Emission> emissions, long inheritedTimestamp) {
+    /** One emission checked, encoded and partitioned, not yet stamped or sent. */
+    record Outbound(String topic, byte[] key, byte[] value, int partition, long timestamp) {
+    }
+
+    /**
+     * Checks and encodes emissions in list order without stamping or sending any, so that a
+     * failure leaves nothing behind; an emission's timestamp defaults to {@code inheritedTimestamp}.
+     *
+     * @throws LogicFailure for an emission to an undeclared sink or one its topic's codecs refuse
+     */
+    List<Outbound> prepare(List<Emission> emissions, long inheritedTimestamp) {
+        List<Outbound> out = new ArrayList<>(emissions.size());
         for (Emission e : emissions) {
             String topic = e.topic();
             if (!stage.sinks().containsKey(topic)) {
-                throw new IllegalArgumentException("Emission to an undeclared sink; stage=" + stage.name()
-                        + ", topic=" + topic + ", declared sinks=" + stage.sinks().keySet()
-                        + "; declare the topic with into(...)");
+                throw new LogicFailure("emission", new IllegalArgumentException("Emission to an undeclared sink;"
+                        + " stage=" + stage.name() + ", topic=" + topic + ", declared sinks=" + stage.sinks().keySet()
+                        + "; declare the topic with into(...)"));
             }
-            byte[] key = e.target().encodeKey(e.key());
-            byte[] value = e.target().encodeValue(e.value());
-            int partition = partition(key, catalog.partitions(topic));
-            SendStamp stamp = node.prepareSend(new Channel(catalog.topicId(topic), partition));
+            byte[] key = LogicFailure.guard("key codec of sink " + topic, () -> e.target().encodeKey(e.key()));
+            byte[] value = LogicFailure.guard("value codec of sink " + topic, () -> e.target().encodeValue(e.value()));
+            long ts = e.timestamp() == Emission.INHERIT_TIMESTAMP ? inheritedTimestamp : e.timestamp();
+            out.add(new Outbound(topic, key, value, partition(key, catalog.partitions(topic)), ts));
+        }
+        return out;
+    }
+
+    /** Stamps each prepared emission for its concrete partition and forwards it, in order (H4). */
+    void send(List<Outbound> outbound) {
+        for (Outbound o : outbound) {
+            SendStamp stamp = node.prepareSend(new Channel(catalog.topicId(o.topic()), o.partition()));
             RecordHeaders headers = new RecordHeaders();
             CausalHeaders.write(headers, stamp);
-            long ts = e.timestamp() == Emission.INHERIT_TIMESTAMP ? inheritedTimestamp : e.timestamp();
-            context.forward(new Record<>(key, value, ts, headers), sinkName(stage.name(), topic));
+            context.forward(new Record<>(o.key(), o.value(), o.timestamp(), headers), sinkName(stage.name(), o.topic()));
         }
     }
 

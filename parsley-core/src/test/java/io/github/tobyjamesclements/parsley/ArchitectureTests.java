@@ -49,7 +49,9 @@ class ArchitectureTests {
             // observability
             "HeldRecord", "HeldRecord$UnmetClaim", "HeldRecord$Diagnosis", "CausalHeaders", "CorruptClockException",
             // failures callers act on
-            "TopicAccessException");
+            "TopicAccessException",
+            // poison records
+            "PoisonRecordException", "DeadLetterReport", "DeadLetterReport$LastError");
 
     /** The functional core: user logic programs against these without seeing a Kafka type. */
     static final Set<String> FUNCTIONAL_CORE = Set.of("Topic", "Codec", "Message", "Emission", "Handler", "Fold",

@@ -4,7 +4,8 @@ package io.github.tobyjamesclements.parsley;
  * A planted fault, installed on a {@link SimWorld} as a strategy (style.md rule 12). The defaults
  * are the honest protocol and the honest host; a fault overrides one decision: how nodes are built
  * (a protocol fault is a {@link CausalNode} subclass), what a crash does to the staged store (H3),
- * when a consumer position is reported (H2), or which partition a send is stamped for (H4).
+ * when a consumer position is reported (H2), which partition a send is stamped for (H4), or where a
+ * dead letter is written.
  * {@link Faults} holds the catalogue.
  */
 interface Fault {
@@ -33,6 +34,14 @@ interface Fault {
      */
     default PositionDecision decidePosition(long position, long lastReturned, long fedThrough) {
         return lastReturned > fedThrough ? PositionDecision.WAIT : PositionDecision.REPORT;
+    }
+
+    /** Where a host writes a dead letter: into the step's transaction, committed on its own, or nowhere. */
+    enum DeadLetterWrite { IN_STEP, AUTO_COMMIT, NOWHERE }
+
+    /** The honest host writes a dead letter in the transaction of the step that handled the record. */
+    default DeadLetterWrite deadLetterWrite() {
+        return DeadLetterWrite.IN_STEP;
     }
 
     /** The channel the host stamps for: the concrete destination, partitioned first (H4). */

@@ -151,12 +151,39 @@ final class Faults {
         }
     };
 
+    /** Exactly once broken: a dead letter is committed on its own, so a step that aborts after it writes it again. */
+    static final Fault DEAD_LETTER_OUTSIDE_STEP = new Fault() {
+        @Override
+        public String name() {
+            return "host commits dead letters outside the step's transaction";
+        }
+
+        @Override
+        public DeadLetterWrite deadLetterWrite() {
+            return DeadLetterWrite.AUTO_COMMIT;
+        }
+    };
+
+    /** Nothing lost broken: a poison record counts as handled but its dead letter is never written. */
+    static final Fault DEAD_LETTER_DROPPED = new Fault() {
+        @Override
+        public String name() {
+            return "host handles poison without writing its dead letter";
+        }
+
+        @Override
+        public DeadLetterWrite deadLetterWrite() {
+            return DeadLetterWrite.NOWHERE;
+        }
+    };
+
     /** Every planted fault, in the order of {@code docs/verification.md}. */
     static List<Fault> all() {
         return List.of(EAGER_DELIVERY, COMMIT_STORE_ON_CRASH, DROP_POSITION_ADVANCES, FOLD_AT_DELIVERY,
                 FILTER_UNCONSUMED, FORGET_SKIP_RUN, DROP_REMEMBERED_POSITIONS, REPORT_BEFORE_FED,
                 STAMP_BEFORE_PARTITIONING, SKIP_OWN_OUTPUTS_SEED, LSO_SEED, TRUNCATE_ABOVE_BOUND, OUT_OF_FIFO,
-                DROP_FORMER_SINK_HEAL, POSITION_ZERO_MEANS_NOTHING, UNSEEN_TOPIC_TAKEN_FOR_DELETED);
+                DROP_FORMER_SINK_HEAL, POSITION_ZERO_MEANS_NOTHING, UNSEEN_TOPIC_TAKEN_FOR_DELETED,
+                DEAD_LETTER_OUTSIDE_STEP, DEAD_LETTER_DROPPED);
     }
 
     // Node subclasses ------------------------------------------------------------------------------

@@ -45,7 +45,8 @@ class HoldTimingTests {
     @BeforeEach
     void start() {
         LocalTopicCatalog catalog = new LocalTopicCatalog(Set.of("orders", "payments", "notifications"));
-        open(new TopologyTestDriver(Assembly.build("shop", List.of(notifier()), catalog, board), props(), START));
+        open(new TopologyTestDriver(Assembly.build("shop", List.of(notifier()), catalog, board, null), props(),
+                START));
     }
 
     private void open(TopologyTestDriver d) {

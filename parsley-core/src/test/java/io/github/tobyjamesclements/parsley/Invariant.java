@@ -11,6 +11,16 @@ interface Invariant {
     default void onDelivery(Oracle oracle, Oracle.Judged delivery) {
     }
 
+    /**
+     * Judges a dead letter before the oracle records it: by default like a delivery when the record
+     * passed the gate ({@code gated}), and not at all when it was handled unread at consumption.
+     */
+    default void onDeadLetter(Oracle oracle, Oracle.Judged deadLetter, boolean gated) {
+        if (gated) {
+            onDelivery(oracle, deadLetter);
+        }
+    }
+
     /** Judges a stamp the node produced for a send to {@code destination}. */
     default void onSend(SimWorld world, SimNode node, Channel destination, SendStamp stamp) {
     }

@@ -1,5 +1,7 @@
 package io.github.tobyjamesclements.parsley;
 
+import java.util.Arrays;
+import java.util.BitSet;
 import java.util.List;
 import java.util.Map;
 
@@ -14,11 +16,12 @@ final class Obligations {
 
     static List<Invariant> invariants() {
         return List.of(new KnownRecord(), new NoDuplicate(), new ChannelFifo(), new CausalDelivery(),
-                new StampNamesAppendedOffsets(), new ContiguousFrontier());
+                new StampNamesAppendedOffsets(), new ContiguousFrontier(), new PoisonOnly());
     }
 
     static List<Validation> validations() {
-        return List.of(new TransactionsResolved(), new NothingHeld(), new Completeness());
+        return List.of(new TransactionsResolved(), new NothingHeld(), new Completeness(),
+                new DeadLettersExactlyOnce());
     }
 
     /** A delivered record must be a committed business record, delivered at its own coordinate. */
@@ -32,6 +35,11 @@ final class Obligations {
                         + d.offset() + " which is not a committed record there; fact=" + f);
             }
         }
+
+        @Override
+        public void onDeadLetter(Oracle oracle, Oracle.Judged d, boolean gated) {
+            onDelivery(oracle, d);
+        }
     }
 
     /** S3: no record is delivered twice at a node (committed or within the open transaction). */
@@ -40,6 +48,30 @@ final class Obligations {
         public void onDelivery(Oracle oracle, Oracle.Judged d) {
             if (d.actor().working.delivered.get((int) d.fact().id)) {
                 throw new SimViolation("DUPLICATE", "node=" + d.actor().name + " delivered " + d.fact() + " again");
+            }
+        }
+
+        @Override
+        public void onDeadLetter(Oracle oracle, Oracle.Judged d, boolean gated) {
+            onDelivery(oracle, d);
+        }
+    }
+
+    /** A poison record reaches a node's dead letters and never its logic; a healthy one never its dead letters. */
+    static final class PoisonOnly implements Invariant {
+        @Override
+        public void onDelivery(Oracle oracle, Oracle.Judged d) {
+            if (oracle.poison(d.actor().name, d.fact().id)) {
+                throw new SimViolation("POISON DELIVERED", "node=" + d.actor().name + " ran its logic on the poison "
+                        + d.fact());
+            }
+        }
+
+        @Override
+        public void onDeadLetter(Oracle oracle, Oracle.Judged d, boolean gated) {
+            if (!oracle.poison(d.actor().name, d.fact().id)) {
+                throw new SimViolation("HEALTHY DEAD-LETTERED", "node=" + d.actor().name + " dead-lettered the healthy "
+                        + d.fact());
             }
         }
     }
@@ -119,6 +151,48 @@ final class Obligations {
                         throw new SimViolation("FRONTIER GAP", "node=" + actor.name + " frontier " + c + "=" + f
                                 + " passes the undelivered " + fact + " (baseline " + base + ")");
                     }
+                }
+            }
+        }
+    }
+
+    /**
+     * A node's committed dead letters are exactly the poison records it handled, each once, with the
+     * key, value and application headers the record arrived with (a held one restored from the
+     * store included): nothing dead-lettered is lost, nothing doubled by an aborted step.
+     */
+    static final class DeadLettersExactlyOnce implements Validation {
+        @Override
+        public void validate(SimWorld world) {
+            for (SimNode n : world.nodes()) {
+                Channel dlt = n.deadLetterChannel();
+                if (dlt == null) {
+                    continue;
+                }
+                BitSet seen = new BitSet();
+                for (SimBroker.Entry e : world.broker().committedDeadLetters(dlt, n.name)) {
+                    Oracle.Fact f = world.oracle().fact(e.recordId());
+                    if (seen.get((int) e.recordId())) {
+                        throw new SimViolation("DEAD LETTER DUPLICATE", "seed=" + world.seed + ": node " + n.name
+                                + " committed the dead letter of " + f + " twice");
+                    }
+                    seen.set((int) e.recordId());
+                    SimBroker.Entry source = world.broker().entry(f.channel, f.offset);
+                    if (!Arrays.equals(e.key(), source.key()) || !Arrays.equals(e.value(), source.value())
+                            || !Arrays.equals(e.headers(), SimWorld.headers(f.id))) {
+                        throw new SimViolation("DEAD LETTER DAMAGED", "seed=" + world.seed + ": node " + n.name
+                                + " dead-lettered " + f + " without its key, value or headers");
+                    }
+                }
+                BitSet expected = world.oracle().actor(n.name).committed.deadLettered;
+                if (!seen.equals(expected)) {
+                    BitSet missing = (BitSet) expected.clone();
+                    missing.andNot(seen);
+                    BitSet unknown = (BitSet) seen.clone();
+                    unknown.andNot(expected);
+                    throw new SimViolation("DEAD LETTER MISSING", "seed=" + world.seed + ": node " + n.name
+                            + " handled as dead letters " + expected + " but committed " + seen + "; missing="
+                            + missing + ", not handled=" + unknown);
                 }
             }
         }

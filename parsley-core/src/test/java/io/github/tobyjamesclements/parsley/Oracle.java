@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.BiPredicate;
 
 /**
  * Ground truth of the simulator (protocol.md §14.2): real causality, learnt from what actors
@@ -18,6 +19,10 @@ import java.util.TreeSet;
  * copy is committed with the node's transaction and rolled back on abort, so an aborted step
  * teaches the oracle nothing. Every delivery is judged by the registered {@link Invariant}s before
  * it is recorded; completeness is judged at drain by {@link Validation}s.
+ *
+ * <p>A dead letter is a record a node handled without delivering it to its logic: it counts as
+ * handled (for duplicates, completeness and the frontier) but joins nobody's past, since nothing
+ * follows from it. Which records are poison for which node is ground truth the world supplies.
  */
 final class Oracle {
 
@@ -50,27 +55,30 @@ final class Oracle {
     /** The causal knowledge of one actor; copied for transactions. */
     static final class Knowledge {
         final BitSet past;
+        /** Handled records: delivered to the logic or dead-lettered. */
         final BitSet delivered;
+        final BitSet deadLettered;
         final TreeMap<Channel, Long> lastDelivered;
         final TreeMap<Channel, Long> baselines;
         long deliveries;
 
         Knowledge() {
-            this(new BitSet(), new BitSet(), new TreeMap<>(), new TreeMap<>(), 0);
+            this(new BitSet(), new BitSet(), new BitSet(), new TreeMap<>(), new TreeMap<>(), 0);
         }
 
-        private Knowledge(BitSet past, BitSet delivered, TreeMap<Channel, Long> lastDelivered,
+        private Knowledge(BitSet past, BitSet delivered, BitSet deadLettered, TreeMap<Channel, Long> lastDelivered,
                 TreeMap<Channel, Long> baselines, long deliveries) {
             this.past = past;
             this.delivered = delivered;
+            this.deadLettered = deadLettered;
             this.lastDelivered = lastDelivered;
             this.baselines = baselines;
             this.deliveries = deliveries;
         }
 
         Knowledge copy() {
-            return new Knowledge((BitSet) past.clone(), (BitSet) delivered.clone(), new TreeMap<>(lastDelivered),
-                    new TreeMap<>(baselines), deliveries);
+            return new Knowledge((BitSet) past.clone(), (BitSet) delivered.clone(), (BitSet) deadLettered.clone(),
+                    new TreeMap<>(lastDelivered), new TreeMap<>(baselines), deliveries);
         }
     }
 
@@ -96,9 +104,16 @@ final class Oracle {
     private final Map<Channel, List<Fact>> byChannel = new TreeMap<>();
     private final Map<String, Actor> actors = new TreeMap<>();
     private final List<Invariant> invariants;
+    private final BiPredicate<String, Long> poison;
 
     Oracle(List<Invariant> invariants) {
+        this(invariants, (node, id) -> false);
+    }
+
+    /** {@code poison} tells whether a record must be dead-lettered by a node, never delivered to its logic. */
+    Oracle(List<Invariant> invariants, BiPredicate<String, Long> poison) {
         this.invariants = List.copyOf(invariants);
+        this.poison = poison;
     }
 
     Actor actor(String name, boolean node) {
@@ -192,6 +207,32 @@ final class Oracle {
         k.past.set((int) id);
         k.lastDelivered.put(c, offset);
         k.deliveries++;
+    }
+
+    /**
+     * Judges a dead letter, then records the record as handled. A gated one (the gate delivered it,
+     * then its decoding or logic failed) is judged like a delivery and keeps the channel's FIFO
+     * position; an ungated one (unreadable headers, handled when consumed) only must be known, poison
+     * and new.
+     */
+    void deadLettered(String node, Channel c, long offset, long id, boolean gated) {
+        Actor a = actor(node);
+        Fact f = id >= 0 && id < facts.size() ? facts.get((int) id) : null;
+        Judged j = new Judged(a, f, c, offset);
+        for (Invariant i : invariants) {
+            i.onDeadLetter(this, j, gated);
+        }
+        Knowledge k = a.working;
+        k.delivered.set((int) id);
+        k.deadLettered.set((int) id);
+        if (gated) {
+            k.lastDelivered.put(c, offset);
+        }
+    }
+
+    /** Whether {@code node} must dead-letter the record rather than deliver it to its logic. */
+    boolean poison(String node, long id) {
+        return poison.test(node, id);
     }
 
     void commit(String node) {

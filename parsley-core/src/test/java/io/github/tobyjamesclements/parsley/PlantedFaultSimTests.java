@@ -49,7 +49,9 @@ class PlantedFaultSimTests {
                 plant(Faults.POSITION_ZERO_MEANS_NOTHING, UnknownPositionSimTests.class,
                         UnknownPositionSimTests.FROM_OFFSET_ZERO),
                 plant(Faults.UNSEEN_TOPIC_TAKEN_FOR_DELETED, HiddenTopicSimTests.class,
-                        HiddenTopicSimTests.UNSEEN_ORIGIN));
+                        HiddenTopicSimTests.UNSEEN_ORIGIN),
+                plant(Faults.DEAD_LETTER_OUTSIDE_STEP, DeadLetterSimTests.class, DeadLetterSimTests.POISON_CHAIN),
+                plant(Faults.DEAD_LETTER_DROPPED, DeadLetterSimTests.class, DeadLetterSimTests.POISON_CHAIN));
     }
 
     private static Arguments plant(Fault fault, Class<?> family, Scenario scenario) {

@@ -32,7 +32,7 @@ class ProtocolStoreTests {
      * seq 10, clock {T2:1 -> 5}, key 0A0B, value 0C; the clock is the 22-byte varint form
      * {@code 01 01 <T2> 01 01 05 00} (0x16 bytes) instead of the reference's 37 fixed-width bytes.
      */
-    private static final String TAGGED_HEX = "0000000000000001 1122334455667788 01 " + S1_HEX + " 000000000000000A"
+    static final String TAGGED_HEX = "0000000000000001 1122334455667788 01 " + S1_HEX + " 000000000000000A"
             + " 00000016 01 01 2122232425262728 292A2B2C2D2E2F30 01 01 05 00"
             + " 00000002 0A0B 00000001 0C";
 
@@ -113,10 +113,11 @@ class ProtocolStoreTests {
     }
 
     @Test
-    void trailingBytesAfterTheEnvelopeAreCorrupt() {
+    void bytesAfterTheValueThatAreNoHeaderBlockAreCorrupt() {
+        // after the value only a header block may follow (HeldEntryEnvelopeHeadersTests)
         assertThatThrownBy(() -> HeldEntryEnvelope.decode(hex(TAGGED_HEX + " 00")))
                 .isExactlyInstanceOf(CorruptClockException.class)
-                .hasMessage("Malformed held-record envelope: 1 trailing bytes");
+                .hasMessage("Malformed held-record envelope: truncated at byte 78");
     }
 
     @Test
@@ -451,7 +452,7 @@ class ProtocolStoreTests {
                 ByteBuffer.allocate(8).putLong(offset).array(), null, 1000 + offset);
     }
 
-    private static void assertSameEntry(HeldEntry actual, HeldEntry expected) {
+    static void assertSameEntry(HeldEntry actual, HeldEntry expected) {
         assertThat(actual.offset()).isEqualTo(expected.offset());
         assertThat(actual.timestamp()).isEqualTo(expected.timestamp());
         assertThat(actual.clock()).isEqualTo(expected.clock());
@@ -459,5 +460,6 @@ class ProtocolStoreTests {
         assertThat(actual.seq()).isEqualTo(expected.seq());
         assertThat(actual.key()).isEqualTo(expected.key());
         assertThat(actual.value()).isEqualTo(expected.value());
+        assertThat(actual.headers()).isEqualTo(expected.headers());
     }
 }

@@ -23,6 +23,7 @@ import org.apache.kafka.common.errors.GroupAuthorizationException;
 import org.apache.kafka.common.errors.TransactionalIdAuthorizationException;
 import org.apache.kafka.common.resource.PatternType;
 import org.apache.kafka.common.resource.ResourceType;
+import org.apache.kafka.streams.KafkaStreams;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -78,6 +79,36 @@ class SecuredAclsIT {
             List<String> delivered = values(p.out);
             assertThat(delivered.indexOf("x:cause")).isNotNegative().isLessThan(delivered.indexOf("in:effect"));
             assertThat(TestKafka.vcMetric(streams, "ticks-emitted-total").orElse(0)).isGreaterThanOrEqualTo(2);
+        }
+    }
+
+    /** docs/security.md counts the dead-letter topic among the sinks: that is all a dead letter needs. */
+    @Test
+    void aDeadLetterTopicListedAmongTheSinksNeedsNoOtherAcl() throws Exception {
+        String in = TestKafka.unique("in");
+        String out = TestKafka.unique("out");
+        String dead = TestKafka.unique("dead-letters");
+        String applicationId = TestKafka.unique("letters");
+        SecureKafka.createTopics(List.of(in, out, dead));
+        SecureKafka.revokeAll("probe");
+        SecureKafka.grantLines(DocumentedAcls.application(DocumentedAcls.applicationVariables("probe", applicationId,
+                List.of(in), List.of(out, dead), List.of())));
+        Topic<String, String> log = Topic.of(out, Codec.utf8(), Codec.utf8());
+        Parsley app = Parsley.named(applicationId, Stage.named("copy")
+                .on(Topic.of(in, Codec.utf8(), Codec.utf8()), m -> List.of(log.send(m.key(), m.value())))
+                .into(log).build()).deadLetterTopic(dead);
+        try (CausalStreams streams = app.streams(SecureKafka.streamsProps("probe", applicationId, stateDir));
+                KafkaProducer<String, String> feed = SecureKafka.producer(SecureKafka.ADMIN)) {
+            streams.start();
+            TestKafka.awaitRunning(streams);
+            ProducerRecord<String, String> poison = new ProducerRecord<>(in, "k", "poison");
+            poison.headers().add(CausalHeaders.CLOCK, new byte[] {103});
+            feed.send(poison).get();
+            feed.send(new ProducerRecord<>(in, "k", "after")).get();
+
+            Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> values(out).contains("after"));
+            assertThat(values(dead)).containsExactly("poison");
+            assertThat(streams.state()).isEqualTo(KafkaStreams.State.RUNNING);
         }
     }
 

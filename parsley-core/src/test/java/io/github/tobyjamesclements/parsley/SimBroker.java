@@ -47,9 +47,12 @@ final class SimBroker {
         }
     }
 
-    /** One log entry. Records carry the oracle id, key, value and the protocol headers. */
+    /**
+     * One log entry. Records carry the oracle id, key, value and the protocol headers. A dead
+     * letter carries the id of the record it holds and the application headers its host wrote.
+     */
     record Entry(Kind kind, Txn txn, long recordId, byte[] key, byte[] value, VectorClock clock, UUID sender,
-            long seq) {
+            long seq, byte[] headers) {
 
         boolean fetchable() {
             return kind == Kind.RECORD && txn.state == TxnState.COMMITTED;
@@ -60,8 +63,14 @@ final class SimBroker {
     record Fetched(Channel channel, long offset, Entry entry) {
 
         InboundRecord inbound() {
+            return inbound(false);
+        }
+
+        /** The record as a host hands it in; one that keeps headers (for dead letters) hands in the record's. */
+        InboundRecord inbound(boolean keepHeaders) {
             return new InboundRecord(channel, offset, entry.clock(), entry.sender(), entry.sender() == null ? -1
-                    : entry.seq(), entry.key(), entry.value(), offset);
+                    : entry.seq(), entry.key(), entry.value(), offset,
+                    keepHeaders ? SimWorld.headers(entry.recordId()) : null);
         }
     }
 
@@ -156,10 +165,33 @@ final class SimBroker {
         Partition p = partition(c);
         long offset = p.log.size();
         p.log.add(new Entry(Kind.RECORD, txn, recordId, key, value, clock == null ? null : VectorClock.copyOf(clock),
-                sender, seq));
+                sender, seq, null));
         txn.touched.add(c);
         txn.recordIds.add(recordId);
         return offset;
+    }
+
+    /**
+     * Appends a dead letter of record {@code recordId} inside {@code txn}: unstamped, and not an
+     * oracle record of its own (the transaction's fate is not the source record's).
+     */
+    void appendDeadLetter(Txn txn, Channel c, long recordId, byte[] key, byte[] value, byte[] headers) {
+        if (!txn.open()) {
+            throw new IllegalStateException("Append to a finished transaction; txn=" + txn.id);
+        }
+        partition(c).log.add(new Entry(Kind.RECORD, txn, recordId, key, value, null, null, -1, headers));
+        txn.touched.add(c);
+    }
+
+    /** The dead letters {@code owner} committed to {@code c}, in offset order. */
+    List<Entry> committedDeadLetters(Channel c, String owner) {
+        List<Entry> out = new ArrayList<>();
+        for (Entry e : partition(c).log) {
+            if (e.fetchable() && e.txn().owner.equals(owner)) {
+                out.add(e);
+            }
+        }
+        return out;
     }
 
     void commit(Txn txn) {
@@ -184,7 +216,7 @@ final class SimBroker {
         }
         txn.state = state;
         for (Channel c : txn.touched) {
-            partition(c).log.add(new Entry(marker, txn, -1, null, null, null, null, -1));
+            partition(c).log.add(new Entry(marker, txn, -1, null, null, null, null, -1, null));
         }
         trace.accept("txn " + txn.id + " of " + txn.owner + " " + state + " on " + txn.touched.size() + " partitions");
     }

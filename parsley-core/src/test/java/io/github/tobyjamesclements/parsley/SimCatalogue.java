@@ -36,6 +36,8 @@ final class SimCatalogue {
                 new Entry(FormerSinkSimTests.class, FormerSinkSimTests.DROPPED_SINK),
                 new Entry(UnknownPositionSimTests.class, UnknownPositionSimTests.FROM_OFFSET_ZERO),
                 new Entry(HeldRecordRetentionSimTests.class, HeldRecordRetentionSimTests.RESPECTING_HOLDS),
-                new Entry(HiddenTopicSimTests.class, HiddenTopicSimTests.UNSEEN_ORIGIN));
+                new Entry(HiddenTopicSimTests.class, HiddenTopicSimTests.UNSEEN_ORIGIN),
+                new Entry(DeadLetterSimTests.class, DeadLetterSimTests.POISON_CHAIN),
+                new Entry(DeadLetterSimTests.class, DeadLetterSimTests.HELD_POISON));
     }
 }

@@ -41,6 +41,11 @@ import java.util.function.Supplier;
  *
  * <p>A node may be denied sight of topics other nodes see (its principal may not describe them):
  * its {@code CausalNode} then queries the broker through {@link SimHiddenTopics}.
+ *
+ * <p>With a dead-letter topic the host handles poison like the Streams host: a record whose headers
+ * cannot be read is dead-lettered when consumed and never fed (its offset counts as fed, so positions
+ * pass it); a delivered record its logic fails on is dead-lettered instead of routed. Both writes go
+ * into the step's transaction, and held records keep their headers for it.
  */
 final class SimNode {
 
@@ -82,6 +87,9 @@ final class SimNode {
     private final Predicate<SimWorld> startWhen;
     private final Predicate<SimWorld> redeployWhen;
     private final SortedSet<Channel> slow;
+    private final Channel deadLetters;
+    private final int failPermille;
+    private final SortedSet<String> restoredHeld = new TreeSet<>();
     private final SortedSet<UUID> hidden;
     private int version;
     private int incarnations;
@@ -120,6 +128,8 @@ final class SimNode {
         this.startWhen = b.startWhen;
         this.redeployWhen = b.redeployWhen;
         this.slow = new TreeSet<>(b.slow);
+        this.deadLetters = b.deadLetters == null ? null : b.world.broker().channel(b.deadLetters, 0);
+        this.failPermille = b.failPermille;
         this.hidden = new TreeSet<>(b.hidden);
         this.crashBudget = b.crashes;
         this.truncationBudget = b.truncations;
@@ -234,6 +244,8 @@ final class SimNode {
         reported.clear();
         buffers.clear();
         rememberedAdvances.clear();
+        restoredHeld.clear();
+        node.queues.forEach((c, q) -> q.iterator().forEachRemaining(e -> restoredHeld.add(c + "/" + e.offset())));
         for (Channel c : d.consumed()) {
             Long position = committedPositions.get(c);
             if (position == null) {
@@ -352,13 +364,21 @@ final class SimNode {
         fedThrough.put(c, r.offset());
         dirty = true;
         long f = node.frontier(c);
+        if (world.poisonOf(r.entry().recordId()) == SimWorld.Poison.UNREADABLE) {
+            // never fed: counted as fed above, so the sweep may pass it; a replayed one is history
+            if (r.offset() > f) {
+                deadLetter(c, r.offset(), r.entry().recordId(), r.entry().key(), r.entry().value(),
+                        SimWorld.headers(r.entry().recordId()), false);
+            }
+            return;
+        }
         Long base = world.oracle().baselineOf(name, c);
         if (node.held(c) == 0 && f >= 0 && r.offset() - 1 > f
                 && world.broker().hasSkippable(c, Math.max(f + 1, base == null ? 0 : base), r.offset())) {
             world.stats().add(SimStats.Counter.MARKERS_BRIDGED);
         }
         long replays = node.replaysSkipped();
-        List<Delivery> out = node.onRecord(r.inbound());
+        List<Delivery> out = node.onRecord(r.inbound(deadLetters != null));
         if (node.replaysSkipped() > replays) {
             world.stats().add(SimStats.Counter.REPLAYS_SKIPPED);
         } else if (out.stream().noneMatch(d -> d.channel().equals(c) && d.offset() == r.offset())) {
@@ -445,6 +465,10 @@ final class SimNode {
         foldedAfterDrain();
         for (Delivery d : out) {
             long id = SimWorld.idOf(d.value());
+            if (world.poisonOf(id) == SimWorld.Poison.UNDECODABLE || world.logicFails(name, failPermille, id)) {
+                deadLetter(d.channel(), d.offset(), id, d.key(), d.value(), d.headers(), true);
+                continue;
+            }
             world.oracle().delivered(name, d.channel(), d.offset(), id);
             world.stats().add(SimStats.Counter.DELIVERIES);
             int hop = SimWorld.hopOf(d.value());
@@ -473,13 +497,53 @@ final class SimNode {
         });
     }
 
-    private void send(UUID topic, int key, int hop) {
+    /**
+     * Writes a dead letter of record {@code id} with the headers the host kept for it; {@code gated}
+     * tells a delivered record from one handled unread at consumption.
+     */
+    private void deadLetter(Channel c, long offset, long id, byte[] key, byte[] value, byte[] headers, boolean gated) {
+        if (deadLetters == null) {
+            throw new IllegalStateException("Poison record without a dead-letter topic (fail closed); node=" + name
+                    + ", record=" + world.oracle().fact(id));
+        }
+        crashPoint();
+        world.oracle().deadLettered(name, c, offset, id, gated);
+        world.stats().add(gated ? SimStats.Counter.DEAD_LETTERS_GATED : SimStats.Counter.DEAD_LETTERS_UNREADABLE);
+        if (gated && restoredHeld.contains(c + "/" + offset)) {
+            world.stats().add(SimStats.Counter.DEAD_LETTERS_RESTORED);
+        }
+        switch (world.fault().deadLetterWrite()) {
+            case IN_STEP -> {
+                if (txn == null) {
+                    txn = world.broker().begin(name);
+                }
+                world.broker().appendDeadLetter(txn, deadLetters, id, key, value, headers);
+            }
+            case AUTO_COMMIT -> {
+                SimBroker.Txn own = world.broker().begin(name);
+                world.broker().appendDeadLetter(own, deadLetters, id, key, value, headers);
+                world.broker().commit(own);
+            }
+            case NOWHERE -> {
+                // the planted fault: handled, written nowhere
+            }
+            default -> throw new IllegalStateException("unreachable");
+        }
+        dirty = true;
+    }
+
+    /** A crash planted by {@link #crashMidStep} fires at a send or dead letter. */
+    private void crashPoint() {
         if (sendsUntilCrash == 0) {
             throw new Crash();
         }
         if (sendsUntilCrash > 0) {
             sendsUntilCrash--;
         }
+    }
+
+    private void send(UUID topic, int key, int hop) {
+        crashPoint();
         int partitions = world.broker().partitionCount(topic);
         Channel destination = new Channel(topic, Math.floorMod(key, partitions));
         long normalisations = node.seqNormalisations();
@@ -531,6 +595,16 @@ final class SimNode {
 
     boolean redeployed() {
         return version > 0;
+    }
+
+    /** Partition 0 of the node's dead-letter topic, or null without one. */
+    Channel deadLetterChannel() {
+        return deadLetters;
+    }
+
+    /** Permille of delivered records the node's logic fails on (deterministically per record). */
+    int failPermille() {
+        return failPermille;
     }
 
     /** How many times the node was initialised (starts, restarts, redeploys). */
@@ -618,6 +692,8 @@ final class SimNode {
         private Predicate<SimWorld> startWhen = w -> true;
         private Predicate<SimWorld> redeployWhen = w -> true;
         private final SortedSet<Channel> slow = new TreeSet<>();
+        private String deadLetters;
+        private int failPermille;
         private final SortedSet<UUID> hidden = new TreeSet<>();
 
         private Builder(SimWorld world, String name) {
@@ -691,6 +767,18 @@ final class SimNode {
             return this;
         }
 
+        /** Dead-letters poison records to partition 0 of {@code topic} instead of failing. */
+        Builder deadLetters(String topic) {
+            this.deadLetters = topic;
+            return this;
+        }
+
+        /** Makes the node's logic fail on about permille/1000 of the records delivered to it. */
+        Builder failing(int permille) {
+            this.failPermille = permille;
+            return this;
+        }
+
         /**
          * Hides topics from this node's principal (it may not describe them) while other nodes see
          * them: its truncation sweeps cannot resolve them (see {@link SimHiddenTopics}).
@@ -728,6 +816,9 @@ final class SimNode {
                 // Kafka's READ and WRITE imply DESCRIBE: a stage always sees the topics it consumes or writes
                 d.consumed().forEach(c -> requireVisible(c.topicId()));
                 d.sinks().forEach(this::requireVisible);
+            }
+            if (deadLetters != null) {
+                requireVisible(world.broker().id(deadLetters));
             }
             SimNode n = new SimNode(this);
             world.add(n);

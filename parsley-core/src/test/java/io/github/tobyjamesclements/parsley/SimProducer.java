@@ -19,7 +19,8 @@ import java.util.function.Predicate;
  * producer writes no headers: its records claim nothing and the oracle gives them no past.
  *
  * <p>Transactions may stay open across any number of other actors' steps, and may be held open
- * until a world condition holds (the open sibling transaction of protocol.md §16.1).
+ * until a world condition holds (the open sibling transaction of protocol.md §16.1). A poisoning
+ * producer writes some records no stage can handle: unreadable causal headers or an undecodable value.
  */
 final class SimProducer {
 
@@ -37,6 +38,7 @@ final class SimProducer {
     private final int lostAckPermille;
     private final boolean sequential;
     private final boolean stamped;
+    private final int poisonPermille;
     private final Predicate<SimWorld> startWhen;
     private final Predicate<SimWorld> commitWhen;
     private final SortedSet<Channel> observes;
@@ -60,6 +62,7 @@ final class SimProducer {
         this.lostAckPermille = b.lostAckPermille;
         this.sequential = b.sequential;
         this.stamped = b.stamped;
+        this.poisonPermille = b.poisonPermille;
         this.startWhen = b.startWhen;
         this.commitWhen = b.commitWhen;
         this.observes = new TreeSet<>(b.observes);
@@ -95,6 +98,9 @@ final class SimProducer {
         Channel destination = new Channel(topic, Math.floorMod(key, world.broker().partitionCount(topic)));
         VectorClock stamp = stamped ? VectorClock.copyOf(clock) : null;
         long id = world.oracle().nextId();
+        if (poisonPermille > 0 && rng.nextInt(1000) < poisonPermille) {
+            world.poison(id, rng.nextBoolean() ? SimWorld.Poison.UNREADABLE : SimWorld.Poison.UNDECODABLE);
+        }
         long offset;
         if (transactional) {
             if (txn == null) {
@@ -192,6 +198,7 @@ final class SimProducer {
         private int lostAckPermille;
         private boolean sequential = true;
         private boolean stamped = true;
+        private int poisonPermille;
         private Predicate<SimWorld> startWhen = w -> true;
         private Predicate<SimWorld> commitWhen = w -> true;
 
@@ -236,6 +243,12 @@ final class SimProducer {
         Builder pipelining(int lostAckPermille) {
             this.sequential = false;
             this.lostAckPermille = lostAckPermille;
+            return this;
+        }
+
+        /** Poisons about permille/1000 of the records: half with unreadable headers, half undecodable. */
+        Builder poison(int permille) {
+            this.poisonPermille = permille;
             return this;
         }
 

@@ -30,14 +30,18 @@ final class SimStats {
         SCOPE_CHANGES,
         SCOPE_CHANGES_REFUSED,
         SEQ_NORMALISATIONS,
-        REPLAYS_SKIPPED
+        REPLAYS_SKIPPED,
+        DEAD_LETTERS_UNREADABLE,
+        DEAD_LETTERS_GATED,
+        DEAD_LETTERS_RESTORED
     }
 
     /** The counters the anti-vacuity check requires to be non-zero across the default run. */
     static final Counter[] REQUIRED = {
         Counter.DELIVERIES, Counter.HOLDS, Counter.CASCADES_LONGER_THAN_ONE, Counter.CRASHES_MID_STEP,
         Counter.ABORTED_TRANSACTIONS, Counter.MARKERS_BRIDGED, Counter.ADVANCES_FOLDED_AFTER_DRAIN,
-        Counter.TRUNCATIONS, Counter.UNSEEN_CLAIMS_KEPT, Counter.SCOPE_CHANGES, Counter.SEQ_NORMALISATIONS
+        Counter.TRUNCATIONS, Counter.UNSEEN_CLAIMS_KEPT, Counter.SCOPE_CHANGES, Counter.SEQ_NORMALISATIONS,
+        Counter.DEAD_LETTERS_UNREADABLE, Counter.DEAD_LETTERS_GATED, Counter.DEAD_LETTERS_RESTORED
     };
 
     private final EnumMap<Counter, Long> counts = new EnumMap<>(Counter.class);

@@ -4,6 +4,7 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.TreeMap;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
@@ -36,6 +37,9 @@ final class SimWorld {
     private record Scripted(String label, Predicate<SimWorld> when, Runnable run) {
     }
 
+    /** Why a record is poison for every stage: its causal headers cannot be read, or its value not decoded. */
+    enum Poison { UNREADABLE, UNDECODABLE }
+
     final long seed;
     private final Fault fault;
     private final SplittableRandom root;
@@ -51,6 +55,7 @@ final class SimWorld {
     private final List<SimNode> nodes = new ArrayList<>();
     private final List<SimProducer> producers = new ArrayList<>();
     private final List<Scripted> scripted = new ArrayList<>();
+    private final TreeMap<Long, Poison> poison = new TreeMap<>();
     private int stepBudget = 20_000;
     private int retentionBudget;
     private boolean retentionPastHolds;
@@ -67,7 +72,7 @@ final class SimWorld {
         this.broker = new SimBroker(this::trace);
         this.invariants = Obligations.invariants();
         this.validations = Obligations.validations();
-        this.oracle = new Oracle(invariants);
+        this.oracle = new Oracle(invariants, this::poisonFor);
     }
 
     static SimWorld create(long seed, Fault fault) {
@@ -301,7 +306,45 @@ final class SimWorld {
         return h;
     }
 
+    // Poison records ------------------------------------------------------------------------------
+
+    /** Marks a record poison for every stage (a producer wrote it so). */
+    void poison(long id, Poison kind) {
+        poison.put(id, kind);
+    }
+
+    /** Why a record is poison for every stage, or null. */
+    Poison poisonOf(long id) {
+        return poison.get(id);
+    }
+
+    /**
+     * Whether the logic of {@code node} fails on a delivered record (a handler that throws on it): a
+     * deterministic function of the seed, the node and the record, so a retry fails again.
+     */
+    boolean logicFails(String node, int failPermille, long id) {
+        return failPermille > 0 && Math.floorMod(mix(node.hashCode(), id, 0xDEADL), 1000) < failPermille;
+    }
+
+    /** Ground truth for the oracle: whether a record must reach {@code node}'s dead letters, never its logic. */
+    private boolean poisonFor(String node, long id) {
+        if (poison.containsKey(id)) {
+            return true;
+        }
+        for (SimNode n : nodes) {
+            if (n.name.equals(node)) {
+                return logicFails(node, n.failPermille(), id);
+            }
+        }
+        return false;
+    }
+
     // Record payloads ----------------------------------------------------------------------------
+
+    /** The application headers every record carries in the simulation: a function of its id. */
+    static byte[] headers(long id) {
+        return ByteBuffer.allocate(10).put((byte) 'h').putLong(id).put((byte) 'h').array();
+    }
 
     static byte[] value(long id, int hop) {
         return ByteBuffer.allocate(12).putLong(id).putInt(hop).array();

@@ -21,6 +21,7 @@ public class ShopApplication {
     public static final String PAYMENTS = "shop-payments";
     public static final String NOTIFICATIONS = "shop-notifications";
     public static final String BALANCES = "shop-balances";
+    public static final String REFUSED = "refused";
 
     public record OrderCreated(String orderId, long amount) {
     }
@@ -68,8 +69,12 @@ public class ShopApplication {
             return List.of(notifications.send(m.key(), "order " + m.value().orderId()));
         }
 
+        /** Refuses the order id {@value #REFUSED}: a handler that throws on one record (a poison record). */
         @CausalHandler(stage = "notifier", source = PAYMENTS, sinks = NOTIFICATIONS)
         Emission onPayment(Message<String, PaymentConfirmed> m) {
+            if (m.value().orderId().equals(REFUSED)) {
+                throw new IllegalArgumentException("payments for order '" + REFUSED + "' are refused");
+            }
             return notifications.send(m.key(), "payment " + m.value().orderId());
         }
     }

@@ -1,10 +1,12 @@
 package io.github.tobyjamesclements.parsley.spring.actuate;
 
 import io.github.tobyjamesclements.parsley.CausalStreams;
+import io.github.tobyjamesclements.parsley.DeadLetterReport;
 import io.github.tobyjamesclements.parsley.HeldRecord;
 import io.github.tobyjamesclements.parsley.Parsley;
 import io.github.tobyjamesclements.parsley.Stage;
 import java.util.List;
+import java.util.Map;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.actuate.endpoint.OperationResponseBody;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
@@ -12,7 +14,9 @@ import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 
 /**
  * The {@code parsley} Actuator endpoint: the stages (sources with handler or fold, sinks, ticks),
- * the topology and every held head with its unmet claims. Payload-free.
+ * the topology, every held head with its unmet claims and, with a dead-letter topic, per stage the
+ * records this instance wrote there and the last error. Payload-free (an error message is the
+ * failing code's own).
  */
 @Endpoint(id = "parsley")
 public class ParsleyEndpoint {
@@ -40,8 +44,10 @@ public class ParsleyEndpoint {
     public ParsleyDescriptor parsley() {
         List<StageDescriptor> stages = parsley.stages().stream().map(StageDescriptor::new).toList();
         List<HoldDescriptor> holds = streams.explainHolds().stream().map(HoldDescriptor::new).toList();
+        List<DeadLetterDescriptor> deadLetters = streams.deadLetters().stream().map(DeadLetterDescriptor::new)
+                .toList();
         return new ParsleyDescriptor(parsley.applicationId(), streams.state().name(), stages,
-                streams.topology().toString(), holds);
+                streams.topology().toString(), holds, parsley.deadLetterTopic().orElse(null), deadLetters);
     }
 
     /** The whole application. */
@@ -52,14 +58,18 @@ public class ParsleyEndpoint {
         private final List<StageDescriptor> stages;
         private final String topology;
         private final List<HoldDescriptor> holds;
+        private final @Nullable String deadLetterTopic;
+        private final List<DeadLetterDescriptor> deadLetters;
 
         ParsleyDescriptor(String applicationId, String state, List<StageDescriptor> stages, String topology,
-                List<HoldDescriptor> holds) {
+                List<HoldDescriptor> holds, @Nullable String deadLetterTopic, List<DeadLetterDescriptor> deadLetters) {
             this.applicationId = applicationId;
             this.state = state;
             this.stages = stages;
             this.topology = topology;
             this.holds = holds;
+            this.deadLetterTopic = deadLetterTopic;
+            this.deadLetters = deadLetters;
         }
 
         public String getApplicationId() {
@@ -80,6 +90,36 @@ public class ParsleyEndpoint {
 
         public List<HoldDescriptor> getHolds() {
             return holds;
+        }
+
+        public @Nullable String getDeadLetterTopic() {
+            return deadLetterTopic;
+        }
+
+        public List<DeadLetterDescriptor> getDeadLetters() {
+            return deadLetters;
+        }
+    }
+
+    /** What one stage of this instance dead-lettered: a count and the last error. */
+    public static final class DeadLetterDescriptor {
+
+        private final DeadLetterReport report;
+
+        DeadLetterDescriptor(DeadLetterReport report) {
+            this.report = report;
+        }
+
+        public String getStage() {
+            return report.stage();
+        }
+
+        public long getCount() {
+            return report.count();
+        }
+
+        public @Nullable Map<String, Object> getLastError() {
+            return report.last() == null ? null : ParsleyHealthIndicator.lastError(report.last());
         }
     }
 

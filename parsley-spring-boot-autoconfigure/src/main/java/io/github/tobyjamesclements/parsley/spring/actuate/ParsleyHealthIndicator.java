@@ -1,6 +1,7 @@
 package io.github.tobyjamesclements.parsley.spring.actuate;
 
 import io.github.tobyjamesclements.parsley.CausalStreams;
+import io.github.tobyjamesclements.parsley.DeadLetterReport;
 import io.github.tobyjamesclements.parsley.HeldRecord;
 import io.github.tobyjamesclements.parsley.Parsley;
 import io.github.tobyjamesclements.parsley.Stage;
@@ -24,7 +25,10 @@ import org.springframework.boot.health.contributor.Health;
  * or (with {@code parsley.health.down-on-stall=true}) while a record has been held longer than
  * {@code parsley.health.hold-age-threshold}; UNKNOWN before it started. Details: state, application
  * id, enforced guarantee, stages, local tasks, holds with the oldest hold's age and diagnosis, and
- * {@code stalled=true} once a hold is older than the threshold. No payloads, no secrets.
+ * {@code stalled=true} once a hold is older than the threshold; with a dead-letter topic, per
+ * stage the records this instance wrote there and the last error (exception, message, topic,
+ * partition, offset). Dead letters do not change the status: the stage handled them. No payloads,
+ * no secrets.
  */
 public class ParsleyHealthIndicator extends AbstractHealthIndicator {
 
@@ -86,6 +90,7 @@ public class ParsleyHealthIndicator extends AbstractHealthIndicator {
         holdDetails.put("thresholdMs", holdAgeThreshold.toMillis());
         holdDetails.put("stalled", stalled);
         builder.withDetail("holds", holdDetails);
+        parsley.deadLetterTopic().ifPresent(topic -> builder.withDetail("deadLetters", deadLetters(topic)));
         Throwable failure = status.lastUncaught();
         if (failure != null) {
             Throwable root = failure;
@@ -96,6 +101,34 @@ public class ParsleyHealthIndicator extends AbstractHealthIndicator {
             builder.withDetail("lastError", root == failure ? error
                     : error + "; caused by " + root.getClass().getName() + ": " + root.getMessage());
         }
+    }
+
+    private Map<String, Object> deadLetters(String topic) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("topic", topic);
+        Map<String, Object> stages = new LinkedHashMap<>();
+        for (DeadLetterReport r : streams.deadLetters()) {
+            Map<String, Object> stage = new LinkedHashMap<>();
+            stage.put("count", r.count());
+            if (r.last() != null) {
+                stage.put("lastError", lastError(r.last()));
+            }
+            stages.put(r.stage(), stage);
+        }
+        out.put("stages", stages);
+        return out;
+    }
+
+    /** The error as fields, for the health details and the endpoint alike. */
+    static Map<String, Object> lastError(DeadLetterReport.LastError e) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("exception", e.exception());
+        out.put("message", e.message());
+        out.put("topic", e.topic());
+        out.put("partition", e.partition());
+        out.put("offset", e.offset());
+        out.put("at", e.at().toString());
+        return out;
     }
 
     private List<String> tasks() {

@@ -8,7 +8,9 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.binder.MeterBinder;
+import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.DoubleBinaryOperator;
@@ -29,6 +31,9 @@ import org.jspecify.annotations.Nullable;
  * on therefore also exist as {@code parsley.application.*} meters, tagged {@code application}
  * only, whose value is the maximum over every stage. They have names of their own rather than a
  * {@code stage=all} tag value, so that a query over a per-stage name never counts a stage twice.
+ *
+ * <p>With a dead-letter topic, {@code parsley.records.dead.lettered} counts per stage and source
+ * topic the records written there.
  */
 public class ParsleyMeterBinder implements MeterBinder, KafkaStreams.StateListener {
 
@@ -81,6 +86,9 @@ public class ParsleyMeterBinder implements MeterBinder, KafkaStreams.StateListen
                                 + " channels; they are delivered without any ordering guarantee")
                         .tags(tags.and("topic", topic)).register(registry);
             }
+            if (parsley.deadLetterTopic().isPresent()) {
+                deadLettered(registry, tags, stage);
+            }
         }
         applicationMax(registry, "parsley.application.records.held.age.max",
                 "Milliseconds the oldest record held by any stage has been held", "records-held-age-max-ms");
@@ -91,6 +99,18 @@ public class ParsleyMeterBinder implements MeterBinder, KafkaStreams.StateListen
         applicationMax(registry, "parsley.application.topics.unresolvable", "Most topics any stage's clocks claim"
                 + " that it cannot resolve", "unresolvable-topics");
         refresh();
+    }
+
+    /** One counter per source topic (and tick topic) of the stage, from the per-topic Streams metric. */
+    private void deadLettered(MeterRegistry registry, Tags tags, Stage stage) {
+        List<String> topics = new ArrayList<>(stage.sourceTopics());
+        stage.tickInterval().ifPresent(t -> topics.add(parsley.applicationId() + "-" + stage.name() + "-ticks"));
+        for (String topic : topics) {
+            FunctionCounter.builder("parsley.records.dead.lettered", streams,
+                    s -> aggregate(s, stage.name(), topic, "records-dead-lettered-total", Double::sum))
+                    .description("Records of the topic written to the dead-letter topic instead of failing the stage")
+                    .tags(tags.and("topic", topic)).register(registry);
+        }
     }
 
     /** Registers new Streams metrics whenever the application becomes RUNNING (threads and tasks exist then). */

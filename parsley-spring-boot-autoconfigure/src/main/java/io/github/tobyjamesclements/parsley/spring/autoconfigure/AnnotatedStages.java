@@ -37,7 +37,8 @@ import org.springframework.core.ResolvableType;
 /**
  * Composes validated annotated methods into stages and one {@link Parsley}: methods sharing a
  * stage name form one stage, every named topic must be a {@code Topic} bean whose types fit, and
- * each source topic belongs to one method.
+ * each source topic belongs to one method. {@code parsley.dead-letter-topic} sets the
+ * application's dead-letter topic.
  */
 final class AnnotatedStages {
 
@@ -76,7 +77,9 @@ final class AnnotatedStages {
         }
         List<Stage> stages = new ArrayList<>();
         byStage.forEach((name, list) -> stages.add(stage(name, list)));
-        return Parsley.named(applicationId, stages.toArray(Stage[]::new));
+        Parsley parsley = Parsley.named(applicationId, stages.toArray(Stage[]::new));
+        String deadLetters = properties.getDeadLetterTopic();
+        return deadLetters == null || deadLetters.isBlank() ? parsley : parsley.deadLetterTopic(deadLetters.trim());
     }
 
     @SuppressWarnings({"unchecked", "rawtypes"})

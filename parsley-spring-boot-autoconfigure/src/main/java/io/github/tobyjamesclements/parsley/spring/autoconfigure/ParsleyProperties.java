@@ -32,6 +32,15 @@ public class ParsleyProperties {
     private Duration closeTimeout = Duration.ofSeconds(20);
 
     /**
+     * Topic to write poison records to instead of stopping the application: a record whose causal
+     * headers cannot be read, whose key or value its codec cannot decode, or on which a handler or
+     * fold throws. Written in the transaction of the step that met the record, with its original
+     * key, value and headers plus Kafka Streams' dead-letter error headers. Unset, such a record
+     * stops the application (fail closed).
+     */
+    private @Nullable String deadLetterTopic;
+
+    /**
      * Whether the application's readiness follows the Streams client: accepting traffic only while
      * it is RUNNING. Off by default, so a rebalance does not take the instance out of its load
      * balancer.
@@ -93,6 +102,14 @@ public class ParsleyProperties {
 
     public void setCloseTimeout(Duration closeTimeout) {
         this.closeTimeout = closeTimeout;
+    }
+
+    public @Nullable String getDeadLetterTopic() {
+        return deadLetterTopic;
+    }
+
+    public void setDeadLetterTopic(@Nullable String deadLetterTopic) {
+        this.deadLetterTopic = deadLetterTopic;
     }
 
     public boolean isReadiness() {
@@ -178,7 +195,7 @@ public class ParsleyProperties {
     /** Topic creation at startup, for development and tests; production topics are created by hand. */
     public static class Topics {
 
-        /** Whether to create missing source, sink and tick topics at startup. */
+        /** Whether to create missing source, sink, tick and dead-letter topics at startup. */
         private boolean create = false;
 
         /** Number of partitions of created source and sink topics; tick topics get the stage's widest source's. */

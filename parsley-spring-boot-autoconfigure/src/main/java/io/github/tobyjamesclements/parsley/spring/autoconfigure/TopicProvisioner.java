@@ -23,10 +23,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Development convenience ({@code parsley.topics.create=true}): creates missing source and sink
- * topics, then each stage's tick topic with as many partitions as the stage's widest source
- * (protocol.md §12.5). Never alters an existing topic, and never asks to create one that exists, so
- * topics created beforehand need only Describe. A denied describe or create fails startup naming
- * the topic and the ACL the application's principal lacks.
+ * topics and the dead-letter topic, then each stage's tick topic with as many partitions as the
+ * stage's widest source (protocol.md §12.5). Never alters an existing topic, and never asks to
+ * create one that exists, so topics created beforehand need only Describe. A denied describe or
+ * create fails startup naming the topic and the ACL the application's principal lacks.
  */
 final class TopicProvisioner {
 
@@ -42,6 +42,7 @@ final class TopicProvisioner {
                 plain.addAll(s.sourceTopics());
                 plain.addAll(s.sinkTopics());
             });
+            parsley.deadLetterTopic().ifPresent(plain::add);
             create(admin, plain, t -> settings.getPartitions(), settings.getReplicationFactor());
             for (Stage stage : parsley.stages()) {
                 if (stage.tickInterval().isPresent()) {

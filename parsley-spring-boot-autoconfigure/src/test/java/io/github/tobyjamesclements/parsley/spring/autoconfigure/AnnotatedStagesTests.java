@@ -39,6 +39,22 @@ class AnnotatedStagesTests {
             .withPropertyValues("spring.application.name=shop").withUserConfiguration(TestShop.Topics.class);
 
     @Test
+    void theDeadLetterTopicPropertyReachesTheApplication() {
+        contextRunner.withUserConfiguration(TestShop.STAGES).run(context -> {
+            assertThat(context.getBean(Parsley.class).deadLetterTopic()).as("unset: fail closed").isEmpty();
+        });
+        contextRunner.withUserConfiguration(TestShop.STAGES).withPropertyValues("parsley.dead-letter-topic=dead")
+                .run(context -> assertThat(context.getBean(Parsley.class).deadLetterTopic()).hasValue("dead"));
+        contextRunner.withUserConfiguration(TestShop.STAGES).withPropertyValues("parsley.dead-letter-topic=orders")
+                .run(context -> {
+                    assertThat(context).hasFailed();
+                    assertThat(context.getStartupFailure()).rootCause().isInstanceOf(IllegalArgumentException.class)
+                            .hasMessageContaining("Dead-letter topic is a source of a stage")
+                            .hasMessageContaining("topic=orders");
+                });
+    }
+
+    @Test
     void unknownSourceTopicFailsStartup() {
         contextRunner.withBean("refunds", UnknownSource.class).run(context -> {
             assertThat(context).hasFailed();

@@ -31,8 +31,8 @@ class ParsleyPropertiesTests {
         }
         assertThat(names).containsExactlyInAnyOrder("parsley.enabled", "parsley.application-id",
                 "parsley.truncation-interval", "parsley.hold-warning-after", "parsley.close-timeout",
-                "parsley.readiness", "parsley.startup-check-timeout", "parsley.stages", "parsley.streams.enabled",
-                "parsley.topics.create", "parsley.topics.partitions",
+                "parsley.dead-letter-topic", "parsley.readiness", "parsley.startup-check-timeout", "parsley.stages",
+                "parsley.streams.enabled", "parsley.topics.create", "parsley.topics.partitions",
                 "parsley.topics.replication-factor", "parsley.health.hold-age-threshold",
                 "parsley.health.down-on-stall", "parsley.producer.stamp");
         assertThat(property(metadata, "parsley.truncation-interval").path("defaultValue").asString()).isEqualTo("10m");
@@ -41,6 +41,10 @@ class ParsleyPropertiesTests {
                 .isEqualTo("15s");
         assertThat(property(metadata, "parsley.enabled").path("defaultValue").asBoolean()).isTrue();
         assertThat(property(metadata, "parsley.producer.stamp").path("defaultValue").asBoolean()).isFalse();
+        JsonNode deadLetters = property(metadata, "parsley.dead-letter-topic");
+        assertThat(deadLetters.path("type").asString()).isEqualTo("java.lang.String");
+        assertThat(deadLetters.has("defaultValue")).as("unset by default: fail closed").isFalse();
+        assertThat(deadLetters.path("description").asString()).contains("Unset, such a record stops the application");
     }
 
     @Test
