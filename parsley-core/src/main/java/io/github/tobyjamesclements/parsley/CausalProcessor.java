@@ -51,6 +51,7 @@ final class CausalProcessor implements Processor<byte[], byte[], byte[], byte[]>
     private LogicRunner logic;
     private StageMetrics metrics;
     private HoldMonitor monitor;
+    private DeliveryTracing tracing;
     /** Whether this task consumes more than one channel: only then can an unstamped record be misordered. */
     private boolean ordersAcrossChannels;
     private boolean positionsChecked;
@@ -117,6 +118,7 @@ final class CausalProcessor implements Processor<byte[], byte[], byte[], byte[]>
         metrics = new StageMetrics(context.metrics(), stage.name(), taskId, channelsByTopic.keySet());
         monitor = new HoldMonitor(stage.name(), taskId, node, catalog, topicsByChannel, stage.holdWarningAfter(),
                 board, metrics, board.clockFor(context));
+        tracing = new DeliveryTracing(board.observer(), stage.name(), node, catalog, monitor);
         ordersAcrossChannels = channelsByTopic.size() > 1;
         context.schedule(SWEEP_INTERVAL, PunctuationType.WALL_CLOCK_TIME, now -> sweep());
         stage.ticks().ifPresent(t -> context.schedule(t.interval(), PunctuationType.WALL_CLOCK_TIME, this::tick));
@@ -145,7 +147,9 @@ final class CausalProcessor implements Processor<byte[], byte[], byte[], byte[]>
         InboundRecord inbound = new InboundRecord(channel, md.offset(), read.clock(), read.sender(), read.seq(),
                 record.key(), record.value(), record.timestamp());
         fedThrough.merge(channel, md.offset(), Math::max);
+        tracing.read(channel, md.offset(), record.headers());
         handle(node.onRecord(inbound));
+        tracing.fed(channel, md.offset());
         sweepPositions();
         monitor.afterStep();
     }
@@ -207,7 +211,16 @@ final class CausalProcessor implements Processor<byte[], byte[], byte[], byte[]>
         }
         metrics.delivered(deliveries.size());
         for (Delivery d : deliveries) {
-            door.emit(logic.apply(d, topicsByChannel.get(d.channel())), d.timestamp());
+            String topic = topicsByChannel.get(d.channel());
+            DeliveryObserver.Scope scope = tracing.open(d, topic);
+            try {
+                door.emit(logic.apply(d, topic), d.timestamp(), scope);
+            } catch (RuntimeException | Error e) {
+                scope.failed(e);
+                throw e;
+            } finally {
+                scope.close();
+            }
         }
     }
 

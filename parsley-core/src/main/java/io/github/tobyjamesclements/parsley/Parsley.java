@@ -34,11 +34,14 @@ public final class Parsley {
     private final String applicationId;
     private final List<Stage> stages;
     private final Duration startupCheckTimeout;
+    private final DeliveryObserver observer;
 
-    private Parsley(String applicationId, List<Stage> stages, Duration startupCheckTimeout) {
+    private Parsley(String applicationId, List<Stage> stages, Duration startupCheckTimeout,
+            DeliveryObserver observer) {
         this.applicationId = applicationId;
         this.stages = stages;
         this.startupCheckTimeout = startupCheckTimeout;
+        this.observer = observer;
     }
 
     /**
@@ -80,7 +83,7 @@ public final class Parsley {
                 }
             }
         }
-        return new Parsley(applicationId, List.of(stages), DEFAULT_STARTUP_CHECK_TIMEOUT);
+        return new Parsley(applicationId, List.of(stages), DEFAULT_STARTUP_CHECK_TIMEOUT, DeliveryObserver.NONE);
     }
 
     /**
@@ -125,7 +128,28 @@ public final class Parsley {
             throw new IllegalArgumentException("Startup check timeout must not be negative; timeout=" + timeout
                     + "; use zero to turn the check off");
         }
-        return new Parsley(applicationId, stages, timeout);
+        return new Parsley(applicationId, stages, timeout, observer);
+    }
+
+    /**
+     * This application with an observer called around each delivery of every stage, for tracing
+     * (see {@link DeliveryObserver}); {@link DeliveryObserver#NONE} unless changed. Applies to the
+     * topologies and streams built from the copy.
+     *
+     * @param observer the observer, never null; {@link DeliveryObserver#NONE} turns observation off
+     * @return a copy with the observer, never null
+     */
+    public Parsley withDeliveryObserver(DeliveryObserver observer) {
+        return new Parsley(applicationId, stages, startupCheckTimeout, Objects.requireNonNull(observer, "observer"));
+    }
+
+    /**
+     * The observer called around each delivery.
+     *
+     * @return the observer, never null; {@link DeliveryObserver#NONE} when none was set
+     */
+    public DeliveryObserver deliveryObserver() {
+        return observer;
     }
 
     /**
@@ -166,7 +190,7 @@ public final class Parsley {
      */
     public Topology testTopology() {
         return Assembly.build(applicationId, stages, new LocalTopicCatalog(declaredTopics()),
-                HoldBoard.timedByTasks());
+                HoldBoard.timedByTasks().observedBy(observer));
     }
 
     /**
@@ -217,7 +241,7 @@ public final class Parsley {
         Admin admin = Admin.create(config.getAdminConfigs(applicationId + "-parsley-admin"));
         try {
             // The one place the host's wall clock enters: it times holds, never the protocol.
-            HoldBoard board = HoldBoard.timedBy(System::currentTimeMillis);
+            HoldBoard board = HoldBoard.timedBy(System::currentTimeMillis).observedBy(observer);
             TopicCatalog catalog = new AdminTopicCatalog(admin, declaredTopics());
             Topology topology = Assembly.build(applicationId, stages, catalog, board);
             KafkaStreams streams = new KafkaStreams(topology, p, new CapturingClientSupplier());

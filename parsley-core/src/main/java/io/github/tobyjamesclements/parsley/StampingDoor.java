@@ -37,6 +37,11 @@ final class StampingDoor {
 
     /** Emits in list order; an emission's timestamp defaults to {@code inheritedTimestamp}. */
     void emit(List<Emission> emissions, long inheritedTimestamp) {
+        emit(emissions, inheritedTimestamp, DeliveryObserver.Scope.NONE);
+    }
+
+    /** As {@link #emit(List, long)}, letting the delivery's {@code scope} add headers after the stamp. */
+    void emit(List<Emission> emissions, long inheritedTimestamp, DeliveryObserver.Scope scope) {
         for (Emission e : emissions) {
             String topic = e.topic();
             if (!stage.sinks().containsKey(topic)) {
@@ -50,6 +55,7 @@ final class StampingDoor {
             SendStamp stamp = node.prepareSend(new Channel(catalog.topicId(topic), partition));
             RecordHeaders headers = new RecordHeaders();
             CausalHeaders.write(headers, stamp);
+            scope.emitting(topic, headers);
             long ts = e.timestamp() == Emission.INHERIT_TIMESTAMP ? inheritedTimestamp : e.timestamp();
             context.forward(new Record<>(key, value, ts, headers), sinkName(stage.name(), topic));
         }
