@@ -55,6 +55,7 @@ final class CausalProcessor implements Processor<byte[], byte[], byte[], byte[]>
     private StageMetrics metrics;
     private HoldMonitor monitor;
     private PoisonRecords poison;
+    private DeliveryTracing tracing;
     /** Whether this task consumes more than one channel: only then can an unstamped record be misordered. */
     private boolean ordersAcrossChannels;
     private boolean positionsChecked;
@@ -126,6 +127,7 @@ final class CausalProcessor implements Processor<byte[], byte[], byte[], byte[]>
         poison = new PoisonRecords(context, applicationId, stage.name(), deadLetters, metrics);
         monitor = new HoldMonitor(stage.name(), taskId, node, catalog, topicsByChannel, stage.holdWarningAfter(),
                 board, metrics, board.clockFor(context));
+        tracing = new DeliveryTracing(board.observer(), stage.name(), node, catalog, monitor);
         ordersAcrossChannels = channelsByTopic.size() > 1;
         context.schedule(SWEEP_INTERVAL, PunctuationType.WALL_CLOCK_TIME, now -> sweep());
         stage.ticks().ifPresent(t -> context.schedule(t.interval(), PunctuationType.WALL_CLOCK_TIME, this::tick));
@@ -163,7 +165,9 @@ final class CausalProcessor implements Processor<byte[], byte[], byte[], byte[]>
         InboundRecord inbound = new InboundRecord(channel, md.offset(), read.clock(), read.sender(), read.seq(),
                 record.key(), record.value(), record.timestamp(), headers);
         fedThrough.merge(channel, md.offset(), Math::max);
+        tracing.read(channel, md.offset(), record.headers());
         handle(node.onRecord(inbound), channel, md.offset());
+        tracing.fed(channel, md.offset());
         sweepPositions();
         monitor.afterStep();
     }
@@ -249,14 +253,21 @@ final class CausalProcessor implements Processor<byte[], byte[], byte[], byte[]>
         metrics.delivered(deliveries.size());
         for (Delivery d : deliveries) {
             String topic = topicsByChannel.get(d.channel());
+            DeliveryObserver.Scope scope = tracing.open(d, topic);
             try {
                 LogicRunner.Outcome outcome = logic.apply(d, topic);
                 List<StampingDoor.Outbound> sends = door.prepare(outcome.emissions(), d.timestamp());
                 logic.commit(outcome);
-                door.send(sends);
+                door.send(sends, scope);
             } catch (LogicFailure f) {
+                scope.failed(f);
                 boolean held = !(d.channel().equals(arrived) && d.offset() == arrivedOffset);
                 poison.failed(d, topic, f, held, !held && firstFed.get(d.channel()) == d.offset());
+            } catch (RuntimeException | Error e) {
+                scope.failed(e);
+                throw e;
+            } finally {
+                scope.close();
             }
         }
     }

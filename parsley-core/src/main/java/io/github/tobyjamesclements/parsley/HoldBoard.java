@@ -14,23 +14,25 @@ import org.apache.kafka.streams.processor.api.ProcessorContext;
  * What the local tasks of one application share with each other and with readers on other
  * threads: the wall clock that times holds, the held heads of every task with the wall-clock
  * time each hold started (published by each task whenever a head changes, and on its 500 ms
- * punctuator), and which once-per-application warnings were logged. {@link #snapshot()} ages the
- * holds when it is called. Thread-safe.
+ * punctuator), which once-per-application warnings were logged, and the application's
+ * {@link DeliveryObserver}. {@link #snapshot()} ages the holds when it is called. Thread-safe.
  */
 final class HoldBoard {
 
     private final Map<String, List<Head>> byTask = new ConcurrentHashMap<>();
     private final Set<String> warned = ConcurrentHashMap.newKeySet();
     private final LongSupplier wallClock;
+    private final DeliveryObserver observer;
     private volatile LongSupplier lastTaskClock = () -> 0L;
 
-    private HoldBoard(LongSupplier wallClock) {
+    private HoldBoard(LongSupplier wallClock, DeliveryObserver observer) {
         this.wallClock = wallClock;
+        this.observer = observer;
     }
 
     /** A board whose tasks and readers all read {@code wallClock}: the production host. */
     static HoldBoard timedBy(LongSupplier wallClock) {
-        return new HoldBoard(wallClock);
+        return new HoldBoard(wallClock, DeliveryObserver.NONE);
     }
 
     /**
@@ -40,7 +42,16 @@ final class HoldBoard {
      * time of its last record or punctuation).
      */
     static HoldBoard timedByTasks() {
-        return new HoldBoard(null);
+        return new HoldBoard(null, DeliveryObserver.NONE);
+    }
+
+    /** A new board on the same clock whose tasks report their deliveries to {@code observer}. */
+    HoldBoard observedBy(DeliveryObserver observer) {
+        return new HoldBoard(wallClock, observer);
+    }
+
+    DeliveryObserver observer() {
+        return observer;
     }
 
     /** The clock a task times its holds with. */

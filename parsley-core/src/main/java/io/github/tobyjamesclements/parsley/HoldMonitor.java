@@ -146,15 +146,36 @@ final class HoldMonitor {
     private List<HoldBoard.Head> publish() {
         List<HoldBoard.Head> heads = new ArrayList<>();
         for (Gate.HeadExplanation head : node.explainHeads()) {
-            List<HeldRecord.UnmetClaim> claims = head.unmet().stream().map(u -> new HeldRecord.UnmetClaim(
-                    u.diagnosis(), catalog.nameOf(u.channel().topicId()), u.channel().partition(),
-                    u.sender() == null ? null : u.sender().toString(), u.claimed(), u.local())).toList();
             heads.add(new HoldBoard.Head(stage, taskId, topics.get(head.channel()), head.channel().partition(),
-                    head.offset(), heldSince(holds.get(head.channel())), head.queued(), claims));
+                    head.offset(), heldSince(holds.get(head.channel())), head.queued(), claims(head, catalog)));
         }
         warned.keySet().retainAll(heads.stream().map(HoldBoard.Head::topic).toList());
         board.publish(stage + "/" + taskId, heads);
         return heads;
+    }
+
+    /** The unmet claims of a held head, named by topic for readers outside the protocol. */
+    static List<HeldRecord.UnmetClaim> claims(Gate.HeadExplanation head, TopicCatalog catalog) {
+        return head.unmet().stream().map(u -> new HeldRecord.UnmetClaim(u.diagnosis(),
+                catalog.nameOf(u.channel().topicId()), u.channel().partition(),
+                u.sender() == null ? null : u.sender().toString(), u.claimed(), u.local())).toList();
+    }
+
+    /**
+     * How long the record at {@code offset} of {@code channel} has been held, on this monitor's
+     * clock; zero if it is not held. Valid until the next {@link #afterStep}, which forgets the
+     * hold starts of records delivered in the step.
+     */
+    Duration heldFor(Channel channel, long offset) {
+        ChannelHolds h = holds.get(channel);
+        if (h != null) {
+            for (long[] run : h.runs) {
+                if (run[0] >= offset) {
+                    return Duration.ofMillis(Math.max(0, clock.getAsLong() - run[1]));
+                }
+            }
+        }
+        return Duration.ZERO;
     }
 
     private void warnOnce(HeldRecord h) {

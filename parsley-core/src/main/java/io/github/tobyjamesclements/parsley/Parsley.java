@@ -41,12 +41,15 @@ public final class Parsley {
     private final List<Stage> stages;
     private final Duration startupCheckTimeout;
     private final String deadLetterTopic;
+    private final DeliveryObserver observer;
 
-    private Parsley(String applicationId, List<Stage> stages, Duration startupCheckTimeout, String deadLetterTopic) {
+    private Parsley(String applicationId, List<Stage> stages, Duration startupCheckTimeout, String deadLetterTopic,
+            DeliveryObserver observer) {
         this.applicationId = applicationId;
         this.stages = stages;
         this.startupCheckTimeout = startupCheckTimeout;
         this.deadLetterTopic = deadLetterTopic;
+        this.observer = observer;
     }
 
     /**
@@ -88,7 +91,8 @@ public final class Parsley {
                 }
             }
         }
-        return new Parsley(applicationId, List.of(stages), DEFAULT_STARTUP_CHECK_TIMEOUT, null);
+        return new Parsley(applicationId, List.of(stages), DEFAULT_STARTUP_CHECK_TIMEOUT, null,
+                DeliveryObserver.NONE);
     }
 
     /**
@@ -124,7 +128,7 @@ public final class Parsley {
                         + " consumed again: use a topic no stage consumes");
             }
         }
-        return new Parsley(applicationId, stages, startupCheckTimeout, topic);
+        return new Parsley(applicationId, stages, startupCheckTimeout, topic, observer);
     }
 
     /**
@@ -178,7 +182,29 @@ public final class Parsley {
             throw new IllegalArgumentException("Startup check timeout must not be negative; timeout=" + timeout
                     + "; use zero to turn the check off");
         }
-        return new Parsley(applicationId, stages, timeout, deadLetterTopic);
+        return new Parsley(applicationId, stages, timeout, deadLetterTopic, observer);
+    }
+
+    /**
+     * This application with an observer called around each delivery of every stage, for tracing
+     * (see {@link DeliveryObserver}); {@link DeliveryObserver#NONE} unless changed. Applies to the
+     * topologies and streams built from the copy.
+     *
+     * @param observer the observer, never null; {@link DeliveryObserver#NONE} turns observation off
+     * @return a copy with the observer, never null
+     */
+    public Parsley withDeliveryObserver(DeliveryObserver observer) {
+        return new Parsley(applicationId, stages, startupCheckTimeout, deadLetterTopic,
+                Objects.requireNonNull(observer, "observer"));
+    }
+
+    /**
+     * The observer called around each delivery.
+     *
+     * @return the observer, never null; {@link DeliveryObserver#NONE} when none was set
+     */
+    public DeliveryObserver deliveryObserver() {
+        return observer;
     }
 
     /**
@@ -219,7 +245,7 @@ public final class Parsley {
      */
     public Topology testTopology() {
         return Assembly.build(applicationId, stages, new LocalTopicCatalog(declaredTopics()),
-                HoldBoard.timedByTasks(), deadLetterBoard());
+                HoldBoard.timedByTasks().observedBy(observer), deadLetterBoard());
     }
 
     /**
@@ -270,7 +296,7 @@ public final class Parsley {
         Admin admin = Admin.create(config.getAdminConfigs(applicationId + "-parsley-admin"));
         try {
             // The one place the host's wall clock enters: it times holds, never the protocol.
-            HoldBoard board = HoldBoard.timedBy(System::currentTimeMillis);
+            HoldBoard board = HoldBoard.timedBy(System::currentTimeMillis).observedBy(observer);
             DeadLetterBoard deadLetters = deadLetterBoard();
             TopicCatalog catalog = new AdminTopicCatalog(admin, declaredTopics());
             Topology topology = Assembly.build(applicationId, stages, catalog, board, deadLetters);

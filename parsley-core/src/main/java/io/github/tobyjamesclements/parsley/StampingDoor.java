@@ -64,12 +64,16 @@ final class StampingDoor {
         return out;
     }
 
-    /** Stamps each prepared emission for its concrete partition and forwards it, in order (H4). */
-    void send(List<Outbound> outbound) {
+    /**
+     * Stamps each prepared emission for its concrete partition and forwards it, in order (H4),
+     * letting the delivery's {@code scope} add headers after the stamp.
+     */
+    void send(List<Outbound> outbound, DeliveryObserver.Scope scope) {
         for (Outbound o : outbound) {
             SendStamp stamp = node.prepareSend(new Channel(catalog.topicId(o.topic()), o.partition()));
             RecordHeaders headers = new RecordHeaders();
             CausalHeaders.write(headers, stamp);
+            scope.emitting(o.topic(), headers);
             context.forward(new Record<>(o.key(), o.value(), o.timestamp(), headers), sinkName(stage.name(), o.topic()));
         }
     }

@@ -48,6 +48,7 @@ class ArchitectureTests {
             "ClusterConnectionException", "ClusterConnectionException$Reason",
             // observability
             "HeldRecord", "HeldRecord$UnmetClaim", "HeldRecord$Diagnosis", "CausalHeaders", "CorruptClockException",
+            "DeliveryObserver", "DeliveryObserver$Scope", "DeliveryObserver$Delivered",
             // failures callers act on
             "TopicAccessException",
             // poison records

@@ -1,5 +1,6 @@
 package io.github.tobyjamesclements.parsley.spring.autoconfigure;
 
+import io.github.tobyjamesclements.parsley.DeliveryObserver;
 import io.github.tobyjamesclements.parsley.Parsley;
 import io.github.tobyjamesclements.parsley.Stage;
 import io.github.tobyjamesclements.parsley.spring.ParsleyCodecs;
@@ -41,13 +42,14 @@ public final class ParsleyAutoConfiguration {
     @ConditionalOnMissingBean
     @Conditional(OnCausalMethodsCondition.class)
     Parsley parsley(ConfigurableListableBeanFactory beanFactory, ObjectProvider<ParsleyCodecs> codecs,
-            ParsleyProperties properties, KafkaProperties kafka, Environment environment) {
+            ParsleyProperties properties, KafkaProperties kafka, Environment environment,
+            ObjectProvider<DeliveryObserver> observer) {
         String applicationId = applicationId(properties, kafka, environment);
         ParsleyPropertiesChecks.check(properties);
         Parsley parsley = new AnnotatedStages(beanFactory, codecs.getIfAvailable(), properties)
                 .compose(applicationId, CausalMethodScanner.scan(beanFactory));
         ParsleyPropertiesChecks.checkStages(properties, parsley.stages().stream().map(Stage::name).toList());
-        return parsley;
+        return parsley.withDeliveryObserver(observer.getIfAvailable(() -> DeliveryObserver.NONE));
     }
 
     static String applicationId(ParsleyProperties properties, KafkaProperties kafka, Environment environment) {
