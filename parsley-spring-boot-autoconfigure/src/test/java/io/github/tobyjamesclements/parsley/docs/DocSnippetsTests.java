@@ -30,14 +30,29 @@ class DocSnippetsTests {
     @TestFactory
     Stream<DynamicTest> everyJavaSnippetIsATaggedRegionOfACompiledSource() throws IOException {
         Map<String, DocSnippets.Region> regions = DocSnippets.regions(SOURCES);
+        List<DocSnippets.Snippet> snippets = snippets();
+        assertThat(snippets).as("java snippets found in README.md and docs/").hasSizeGreaterThan(10);
+        return snippets.stream().map(s -> DynamicTest.dynamicTest(ROOT.relativize(s.file()) + ":" + s.line(),
+                () -> DocSnippets.mismatch(s, regions, ROOT).ifPresent(message -> fail(message))));
+    }
+
+    private static List<DocSnippets.Snippet> snippets() throws IOException {
         List<DocSnippets.Snippet> snippets = new ArrayList<>(DocSnippets.javaBlocks(ROOT.resolve("README.md")));
         try (Stream<Path> docs = Files.list(ROOT.resolve("docs"))) {
             docs.filter(p -> p.toString().endsWith(".md")).sorted()
                     .forEach(p -> snippets.addAll(DocSnippets.javaBlocks(p)));
         }
-        assertThat(snippets).as("java snippets found in README.md and docs/").hasSizeGreaterThan(10);
-        return snippets.stream().map(s -> DynamicTest.dynamicTest(ROOT.relativize(s.file()) + ":" + s.line(),
-                () -> DocSnippets.mismatch(s, regions, ROOT).ifPresent(message -> fail(message))));
+        return snippets;
+    }
+
+    @Test
+    void everyTaggedRegionIsShownInTheDocs() throws IOException {
+        List<DocSnippets.Snippet> snippets = snippets();
+        List<String> unused = DocSnippets.regions(SOURCES).values().stream()
+                .filter(r -> snippets.stream().noneMatch(s -> DocSnippets.normalised(s.lines())
+                        .equals(DocSnippets.normalised(r.lines()))))
+                .map(r -> r.name() + " in " + r.files().stream().map(ROOT::relativize).toList()).toList();
+        assertThat(unused).as("tagged regions no markdown snippet shows: show them or drop the tags").isEmpty();
     }
 
     @Test
