@@ -1,4 +1,4 @@
-package io.github.tobyjamesclements.parsley.spring;
+package io.github.tobyjamesclements.parsley.ticking;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -8,6 +8,8 @@ import io.github.tobyjamesclements.parsley.Message;
 import io.github.tobyjamesclements.parsley.Step;
 import io.github.tobyjamesclements.parsley.Tick;
 import io.github.tobyjamesclements.parsley.Topic;
+import io.github.tobyjamesclements.parsley.spring.CausalFold;
+import io.github.tobyjamesclements.parsley.spring.CausalTick;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -42,7 +44,8 @@ import org.springframework.kafka.test.context.EmbeddedKafka;
  * {@code @CausalTick} through the starter on the in-JVM broker: the starter provisions the tick
  * topic, the tick fold runs on the broker's tick loop, its emissions reach its sink numbered in
  * emission order and after every record the stage delivered before the tick was emitted, and
- * {@code parsley.ticks.emitted} counts them.
+ * {@code parsley.ticks.emitted} counts them. In a package of its own, so that no other test that
+ * looks for a {@code @SpringBootConfiguration} finds this one.
  */
 @SpringBootTest(classes = CausalTickApplicationIT.LedgerApplication.class, properties = {
     "spring.application.name=ledger-app",
