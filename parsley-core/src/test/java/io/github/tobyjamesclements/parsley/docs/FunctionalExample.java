@@ -50,4 +50,11 @@ final class FunctionalExample {
         }
         // end::functional[]
     }
+
+    static Parsley withDeadLetters(Stage notifier, Stage balances) {
+        // tag::dead-letters[]
+        Parsley app = Parsley.named("shop", notifier, balances).deadLetterTopic("shop-dead-letters");
+        // end::dead-letters[]
+        return app;
+    }
 }
