@@ -10,12 +10,9 @@ import java.util.Properties;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.common.config.SaslConfigs;
 import org.apache.kafka.common.security.auth.SecurityProtocol;
-import org.apache.kafka.common.test.JaasUtils;
 import org.apache.kafka.common.test.KafkaClusterTestKit;
 import org.apache.kafka.common.test.TestKitNodes;
 import org.apache.kafka.streams.StreamsConfig;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -33,37 +30,21 @@ class ClusterCheckIT {
     private static final Parsley APP = Parsley.named("secured", Stage.named("relay")
             .on(Topic.of("secured-in", Codec.utf8(), Codec.utf8()), m -> List.of()).build());
 
-    private static KafkaClusterTestKit cluster;
-
-    @BeforeAll
-    static void startSaslBroker() throws Exception {
-        // The controller listener is SASL too, so the broker registers as the PLAIN super user under the authorizer.
-        cluster = new KafkaClusterTestKit.Builder(new TestKitNodes.Builder().setCombined(true)
-                .setNumBrokerNodes(1).setNumControllerNodes(1)
-                .setBrokerSecurityProtocol(SecurityProtocol.SASL_PLAINTEXT)
-                .setControllerSecurityProtocol(SecurityProtocol.SASL_PLAINTEXT).build()).build();
-        cluster.format();
-        cluster.startup();
-        cluster.waitForReadyBrokers();
-    }
-
-    @AfterAll
-    static void stopSaslBroker() throws Exception {
-        cluster.close();
-    }
+    /** A user of the suite's secured broker ({@link SecureKafka}), which the other secured ITs share. */
+    private static final String USER = "probe";
 
     @Test
     void wrongPasswordFailsAsAuthenticationFailedNamingMechanismAndUser() {
-        Failure f = ClusterCheckTests.run(APP, sasl("PLAIN", JaasUtils.KAFKA_PLAIN_USER1, WRONG_PASSWORD));
+        Failure f = ClusterCheckTests.run(APP, sasl("PLAIN", USER, WRONG_PASSWORD));
 
         assertThat(f.exception().reason()).isEqualTo(Reason.AUTHENTICATION_FAILED);
-        assertThat(f.exception().servers()).containsExactly(cluster.bootstrapServers());
+        assertThat(f.exception().servers()).containsExactly(SecureKafka.bootstrap());
         assertThat(f.exception().securitySettings()).containsEntry("security.protocol", "SASL_PLAINTEXT")
                 .containsEntry("sasl.mechanism", "PLAIN").containsEntry("sasl.jaas.config", "set")
-                .containsEntry("user", JaasUtils.KAFKA_PLAIN_USER1);
+                .containsEntry("user", USER);
         assertThat(f.exception()).hasMessageStartingWith("Cannot connect to the Kafka cluster: authentication failed;"
-                        + " servers=[" + cluster.bootstrapServers() + "], security.protocol=SASL_PLAINTEXT,"
-                        + " sasl.mechanism=PLAIN, sasl.jaas.config=set, user=plain-user1")
+                        + " servers=[" + SecureKafka.bootstrap() + "], security.protocol=SASL_PLAINTEXT,"
+                        + " sasl.mechanism=PLAIN, sasl.jaas.config=set, user=probe")
                 .hasMessageContaining("the broker answered: Authentication failed: Invalid username or password")
                 .hasMessageEndingWith("check the user name and password in sasl.jaas.config for the configured"
                         + " sasl.mechanism, and that the user exists on the cluster for that mechanism");
@@ -74,13 +55,13 @@ class ClusterCheckIT {
     @Test
     void noSecuritySettingsOnASaslListenerFailsAsSecurityProtocolMismatch() {
         Failure f = ClusterCheckTests.streams(APP.withStartupCheckTimeout(Duration.ofSeconds(5)),
-                cluster.bootstrapServers());
+                SecureKafka.bootstrap());
 
         assertThat(f.exception().reason()).isEqualTo(Reason.SECURITY_PROTOCOL_MISMATCH);
         assertThat(f.exception()).hasMessageStartingWith("Cannot connect to the Kafka cluster: security protocol"
-                        + " mismatch; servers=[" + cluster.bootstrapServers() + "], security.protocol=PLAINTEXT"
+                        + " mismatch; servers=[" + SecureKafka.bootstrap() + "], security.protocol=PLAINTEXT"
                         + " (default), timeout=5000ms")
-                .hasMessageContaining(cluster.bootstrapServers() + " accepted a TCP connection")
+                .hasMessageContaining(SecureKafka.bootstrap() + " accepted a TCP connection")
                 .hasMessageContaining("what a SASL listener does to a client that does not authenticate");
         assertThat(f.elapsed()).isLessThan(Duration.ofSeconds(5).plus(SLACK));
         assertThat(f.lines()).isLessThan(300);
@@ -88,13 +69,13 @@ class ClusterCheckIT {
 
     @Test
     void mechanismTheListenerDoesNotOfferFailsAsSecurityProtocolMismatch() {
-        Failure f = ClusterCheckTests.run(APP, sasl("SCRAM-SHA-256", JaasUtils.KAFKA_PLAIN_USER1,
-                JaasUtils.KAFKA_PLAIN_USER1_PASSWORD));
+        Failure f = ClusterCheckTests.run(APP, sasl("SCRAM-SHA-256", USER,
+                SecureKafka.password(USER)));
 
         assertThat(f.exception().reason()).isEqualTo(Reason.SECURITY_PROTOCOL_MISMATCH);
         assertThat(f.exception()).hasMessageContaining("sasl.mechanism=SCRAM-SHA-256")
                 .hasMessageContaining("enabled mechanisms are [PLAIN]");
-        assertNoSecret(f, JaasUtils.KAFKA_PLAIN_USER1_PASSWORD);
+        assertNoSecret(f, SecureKafka.password(USER));
         assertThat(f.elapsed()).isLessThan(SLACK);
     }
 
@@ -120,14 +101,14 @@ class ClusterCheckIT {
 
     @Test
     void rightCredentialsPassTheCheck() {
-        APP.checkCluster(sasl("PLAIN", JaasUtils.KAFKA_PLAIN_USER1, JaasUtils.KAFKA_PLAIN_USER1_PASSWORD));
+        APP.checkCluster(sasl("PLAIN", USER, SecureKafka.password(USER)));
     }
 
     private static Properties sasl(String mechanism, String user, String password) {
         String module = mechanism.equals("PLAIN") ? "org.apache.kafka.common.security.plain.PlainLoginModule"
                 : "org.apache.kafka.common.security.scram.ScramLoginModule";
         Properties p = new Properties();
-        p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers());
+        p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, SecureKafka.bootstrap());
         p.put(CommonClientConfigs.SECURITY_PROTOCOL_CONFIG, "SASL_PLAINTEXT");
         p.put(SaslConfigs.SASL_MECHANISM, mechanism);
         p.put(SaslConfigs.SASL_JAAS_CONFIG, module + " required username=\"" + user + "\" password=\"" + password
