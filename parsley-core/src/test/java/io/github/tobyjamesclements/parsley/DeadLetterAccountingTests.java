@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import org.apache.kafka.common.Metric;
@@ -28,21 +27,12 @@ import org.junit.jupiter.api.Test;
  */
 class DeadLetterAccountingTests {
 
-    private static final Topic<String, String> ORDERS = Topic.of("orders", Codec.utf8(), Codec.utf8());
-    private static final Topic<String, String> PAYMENTS = Topic.of("payments", Codec.utf8(), Codec.utf8());
-    private static final Topic<String, String> NOTIFICATIONS = Topic.of("notifications", Codec.utf8(), Codec.utf8());
-
-    /** Orders across two sources, so an unstamped record loses its order and is counted; throws on "refund". */
+    /**
+     * {@link DeadLetterTopologyTests#notifier()}: it orders across two sources, so an unstamped
+     * record loses its order and is counted; it throws on the payment "refund".
+     */
     private static Stage notifier() {
-        return Stage.named("notifier")
-                .on(ORDERS, m -> List.of(NOTIFICATIONS.send(m.key(), "order " + m.value())))
-                .on(PAYMENTS, m -> {
-                    if (m.value().equals("refund")) {
-                        throw new UnsupportedOperationException("refunds are not supported");
-                    }
-                    return List.of(NOTIFICATIONS.send(m.key(), "payment " + m.value()));
-                })
-                .into(NOTIFICATIONS).build();
+        return DeadLetterTopologyTests.notifier();
     }
 
     @Test

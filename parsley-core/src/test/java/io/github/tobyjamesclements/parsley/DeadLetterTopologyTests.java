@@ -58,7 +58,7 @@ class DeadLetterTopologyTests {
     }
 
     /** Notifies orders and payments; the payment handler throws on the value "refund". */
-    private static Stage notifier() {
+    static Stage notifier() {
         return Stage.named("notifier")
                 .on(ORDERS, m -> List.of(NOTIFICATIONS.send(m.key(), "order " + m.value())))
                 .on(PAYMENTS, m -> {
