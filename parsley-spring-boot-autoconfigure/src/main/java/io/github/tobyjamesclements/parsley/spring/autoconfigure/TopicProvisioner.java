@@ -46,7 +46,8 @@ final class TopicProvisioner {
             create(admin, plain, t -> settings.getPartitions(), settings.getReplicationFactor());
             for (Stage stage : parsley.stages()) {
                 if (stage.tickInterval().isPresent()) {
-                    int widest = stage.sourceTopics().stream().mapToInt(t -> partitions(admin, t)).max().orElse(1);
+                    int widest = stage.sourceTopics().stream().mapToInt(t -> existingPartitions(admin, t)).max()
+                            .orElse(1);
                     create(admin, Set.of(parsley.applicationId() + "-" + stage.name() + "-ticks"), t -> widest,
                             settings.getReplicationFactor());
                 }
@@ -82,6 +83,43 @@ final class TopicProvisioner {
                 throw new IllegalStateException("Cannot create topic; topic=" + name + ": " + e, e);
             }
         });
+        awaitVisible(admin, missing.stream().map(NewTopic::name).toList());
+    }
+
+    /**
+     * A created topic is committed by the controller before every broker's metadata shows it, and
+     * a describe in between says it does not exist. The stages are assembled from such describes
+     * (a tick topic's width, the catalog's ids), so provisioning returns only once they see it.
+     */
+    private static void awaitVisible(Admin admin, List<String> created) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        for (String topic : created) {
+            while (partitions(admin, topic) < 0) {
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException("Cannot describe topic; topic=" + topic + " was created but the"
+                            + " brokers still do not describe it after 30 s; check the brokers' metadata propagation");
+                }
+                pause();
+            }
+        }
+    }
+
+    private static void pause() {
+        try {
+            TimeUnit.MILLISECONDS.sleep(50);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted while waiting for created topics to be described", e);
+        }
+    }
+
+    private static int existingPartitions(Admin admin, String topic) {
+        int count = partitions(admin, topic);
+        if (count < 0) {
+            throw new IllegalStateException("Cannot size the tick topic; its stage's source topic=" + topic
+                    + " does not exist");
+        }
+        return count;
     }
 
     /** The partition count of a topic, or −1 when it does not exist. */
