@@ -6,7 +6,7 @@ import java.util.NavigableMap;
 import java.util.UUID;
 
 /**
- * The clock wire format, version 1 (api.md "The wire format"; protocol.md §16.7).
+ * The clock wire format, version 1 (docs/wire-format.md; protocol.md §16.7).
  *
  * <pre>
  * u8      version = 0x01

@@ -14,7 +14,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Pins the exact bytes {@link ClockCodec#encode} writes (api.md "The wire format"): a hand-worked
+ * Pins the exact bytes {@link ClockCodec#encode} writes (docs/wire-format.md): a hand-worked
  * vector, and agreement with a deliberately naive encoder written straight from the layout over
  * seeded random clocks, so that any rewrite of the encoder for speed keeps the format frozen.
  */

@@ -14,7 +14,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Golden vectors and rejections for the clock wire format (api.md "The wire format").
+ * Golden vectors and rejections for the clock wire format (docs/wire-format.md).
  *
  * <p>Every hex literal below was written by hand from the layout, never produced by the encoder:
  * {@code u8 version, varint topicCount, per topic (16 B id, varint entryCount, per entry varint
