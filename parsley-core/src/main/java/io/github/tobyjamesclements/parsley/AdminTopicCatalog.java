@@ -1,8 +1,11 @@
 package io.github.tobyjamesclements.parsley;
 
+import static io.github.tobyjamesclements.parsley.AdminCalls.TIMEOUT_SECONDS;
+import static io.github.tobyjamesclements.parsley.AdminCalls.await;
+
+import io.github.tobyjamesclements.parsley.TopicIds.Resolution;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -17,21 +20,13 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.Config;
-import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.ListOffsetsOptions;
 import org.apache.kafka.clients.admin.ListOffsetsResult;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.IsolationLevel;
-import org.apache.kafka.common.KafkaFuture;
-import org.apache.kafka.common.TopicCollection;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
-import org.apache.kafka.common.acl.AclOperation;
-import org.apache.kafka.common.config.ConfigResource;
-import org.apache.kafka.common.config.TopicConfig;
-import org.apache.kafka.common.errors.TopicAuthorizationException;
 import org.apache.kafka.common.errors.UnknownTopicIdException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.slf4j.Logger;
@@ -55,13 +50,11 @@ import org.slf4j.LoggerFactory;
 final class AdminTopicCatalog implements TopicCatalog {
 
     private static final Logger log = LoggerFactory.getLogger(AdminTopicCatalog.class);
-    private static final long TIMEOUT_SECONDS = 30;
 
     private final Admin admin;
     private final Map<String, UUID> ids = new TreeMap<>();
     private final Map<String, Integer> partitions = new TreeMap<>();
-    /** Every id resolved to a name so far; sweeps of several stream threads add to it. */
-    private final Map<UUID, String> names = new ConcurrentHashMap<>();
+    private final TopicIds topicIds;
     private final Set<UUID> warnedUnresolved = ConcurrentHashMap.newKeySet();
 
     /**
@@ -71,84 +64,13 @@ final class AdminTopicCatalog implements TopicCatalog {
      */
     AdminTopicCatalog(Admin admin, Collection<String> declared) {
         this.admin = admin;
-        Set<String> topics = new TreeSet<>(declared);
-        Map<String, TopicDescription> found = new TreeMap<>();
-        List<String> missing = new ArrayList<>();
-        List<String> denied = new ArrayList<>();
-        List<Throwable> refusals = new ArrayList<>();
-        admin.describeTopics(topics).topicNameValues().forEach((name, future) -> {
-            try {
-                found.put(name, future.get(TIMEOUT_SECONDS, TimeUnit.SECONDS));
-            } catch (ExecutionException e) {
-                if (e.getCause() instanceof TopicAuthorizationException) {
-                    denied.add(name);
-                    refusals.add(e.getCause());
-                } else if (e.getCause() instanceof UnknownTopicOrPartitionException) {
-                    missing.add(name);
-                } else {
-                    throw new IllegalStateException("Cannot resolve topic; topic=" + name + ": " + e.getCause(), e);
-                }
-            } catch (InterruptedException | TimeoutException e) {
-                throw interrupted("Cannot resolve topic; topic=" + name, e);
-            }
-        });
-        if (!denied.isEmpty()) {
-            throw TopicAccessException.denied(AclOperation.DESCRIBE, denied, "Parsley resolves every source, sink"
-                    + " and tick topic, and the dead-letter topic, at startup (Kafka gives this answer too for a topic"
-                    + " that does not exist); a source needs Read, and a sink or the dead-letter topic Write, each of"
-                    + " which includes Describe", refusals.get(0));
-        }
-        if (!missing.isEmpty()) {
-            throw new IllegalStateException("Cannot resolve topic; missing topics=" + missing
-                    + "; create every source, sink and tick topic, and the dead-letter topic if one is set, before"
-                    + " starting the application");
-        }
-        found.forEach((name, d) -> {
+        this.topicIds = new TopicIds(admin);
+        DeclaredTopics.resolve(admin, declared).forEach((name, d) -> {
             UUID id = toUuid(d.topicId());
             ids.put(name, id);
-            names.put(id, name);
+            topicIds.remember(id, name);
             partitions.put(name, d.partitions().size());
         });
-        refuseCompacted(topics);
-    }
-
-    private void refuseCompacted(Set<String> topics) {
-        List<ConfigResource> resources = topics.stream()
-                .map(t -> new ConfigResource(ConfigResource.Type.TOPIC, t)).toList();
-        Map<ConfigResource, Config> configs = new TreeMap<>(Comparator.comparing(ConfigResource::name));
-        List<String> denied = new ArrayList<>();
-        TopicAuthorizationException refusal = null;
-        for (Map.Entry<ConfigResource, KafkaFuture<Config>> e : admin.describeConfigs(resources).values().entrySet()) {
-            try {
-                configs.put(e.getKey(), e.getValue().get(TIMEOUT_SECONDS, TimeUnit.SECONDS));
-            } catch (ExecutionException x) {
-                if (!(x.getCause() instanceof TopicAuthorizationException t)) {
-                    throw new IllegalStateException("Cannot describe topic configs; topic=" + e.getKey().name() + ": "
-                            + x.getCause(), x.getCause());
-                }
-                denied.add(e.getKey().name());
-                refusal = t;
-            } catch (InterruptedException | TimeoutException x) {
-                throw interrupted("Cannot describe topic configs; topic=" + e.getKey().name(), x);
-            }
-        }
-        if (!denied.isEmpty()) {
-            throw TopicAccessException.denied(AclOperation.DESCRIBE_CONFIGS, denied, "Parsley reads the cleanup"
-                    + " policy of every source and sink, and of the dead-letter topic, to refuse compacted ones",
-                    refusal);
-        }
-        List<String> compacted = new ArrayList<>();
-        configs.forEach((r, c) -> {
-            ConfigEntry policy = c.get(TopicConfig.CLEANUP_POLICY_CONFIG);
-            if (policy != null && policy.value() != null && policy.value().contains(TopicConfig.CLEANUP_POLICY_COMPACT)) {
-                compacted.add(r.name());
-            }
-        });
-        if (!compacted.isEmpty()) {
-            throw new IllegalStateException("Compacted topics cannot be causal channels or dead-letter topics; topics="
-                    + compacted + "; compaction leaves holes Parsley would treat as delivered, and would drop dead"
-                    + " letters: use cleanup.policy=delete");
-        }
     }
 
     @Override
@@ -168,7 +90,7 @@ final class AdminTopicCatalog implements TopicCatalog {
 
     @Override
     public String nameOf(UUID topicId) {
-        return names.getOrDefault(topicId, topicId.toString());
+        return topicIds.nameOf(topicId);
     }
 
     @Override
@@ -206,15 +128,15 @@ final class AdminTopicCatalog implements TopicCatalog {
 
     @Override
     public Optional<Map<Integer, Long>> endOffsets(UUID topicId) {
-        Resolution r = resolve(topicId);
+        Resolution r = topicIds.resolve(topicId);
         if (r instanceof Resolution.Gone) {
             return Optional.empty();
         }
         if (r instanceof Resolution.Unresolved u) {
             throw new IllegalStateException("Cannot resolve the end offsets of topic id " + topicId + ", a sink (declared"
                     + " or former) of this stage whose records its stamps must claim: " + u.why() + "; grant this"
-                    + " application's principal DESCRIBE on that topic (" + aclHint(topicId) + "); claims are never"
-                    + " given up unless the topic is proven gone");
+                    + " application's principal DESCRIBE on that topic (" + topicIds.aclHint(topicId) + "); claims are"
+                    + " never given up unless the topic is proven gone");
         }
         Optional<String> name = Optional.of(((Resolution.Visible) r).name());
         int count = describeByName(name.get()).partitions().size();
@@ -241,7 +163,7 @@ final class AdminTopicCatalog implements TopicCatalog {
         Set<Channel> absent = new TreeSet<>();
         Set<Channel> unresolved = new TreeSet<>();
         byTopic.forEach((id, list) -> {
-            Resolution r = resolve(id);
+            Resolution r = topicIds.resolve(id);
             if (r instanceof Resolution.Gone) {
                 absent.addAll(list);
             } else if (r instanceof Resolution.Unresolved u) {
@@ -263,15 +185,8 @@ final class AdminTopicCatalog implements TopicCatalog {
             log.warn("Cannot resolve topic id {}: {}. Claims on it are kept in the clocks this application carries"
                     + " on (they cost header bytes, never order). If the topic exists, grant this application's"
                     + " principal DESCRIBE on it ({}); meter parsley.topics.unresolvable counts such topics per stage",
-                    id, why, aclHint(id));
+                    id, why, topicIds.aclHint(id));
         }
-    }
-
-    private String aclHint(UUID id) {
-        String name = names.get(id);
-        String topic = name != null ? name : "<the topic whose TopicId is " + toKafka(id)
-                + ", as kafka-topics.sh --describe shows it to an administrator>";
-        return "kafka-acls.sh --add --allow-principal User:<principal> --operation Describe --topic " + topic;
     }
 
     @Override
@@ -286,92 +201,9 @@ final class AdminTopicCatalog implements TopicCatalog {
         return true;
     }
 
-    /** What describing a topic id tells: a name, proven absence, or nothing certain. */
-    private sealed interface Resolution {
-        record Visible(String name) implements Resolution {
-        }
-
-        record Gone() implements Resolution {
-        }
-
-        record Unresolved(String why) implements Resolution {
-        }
-    }
-
-    private Resolution resolve(UUID id) {
-        try {
-            TopicDescription d = admin.describeTopics(TopicCollection.ofTopicIds(List.of(toKafka(id))))
-                    .allTopicIds().get(TIMEOUT_SECONDS, TimeUnit.SECONDS).get(toKafka(id));
-            names.put(id, d.name());
-            return new Resolution.Visible(d.name());
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof UnknownTopicIdException || e.getCause() instanceof TopicAuthorizationException) {
-                return provenGoneByName(id);
-            }
-            throw new IllegalStateException("Cannot describe topic id; id=" + id + ": " + e.getCause(), e);
-        } catch (InterruptedException | TimeoutException e) {
-            throw interrupted("Cannot describe topic id; id=" + id, e);
-        }
-    }
-
-    /**
-     * An id Kafka does not describe: deleted, or hidden from this principal. Proven gone only by
-     * its known name: absent under that name (an answer Kafka gives only to a principal allowed to
-     * describe it), or present under another id.
-     */
-    private Resolution provenGoneByName(UUID id) {
-        String name = names.get(id);
-        if (name == null) {
-            return new Resolution.Unresolved("Kafka does not describe it to this principal (it was deleted, or the"
-                    + " principal may not DESCRIBE it; Kafka answers both alike) and its name was never seen");
-        }
-        try {
-            TopicDescription d = admin.describeTopics(List.of(name)).topicNameValues().get(name)
-                    .get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
-            return toUuid(d.topicId()).equals(id)
-                    ? new Resolution.Unresolved("topic " + name + " exists, but its id is not yet described")
-                    : new Resolution.Gone();
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof UnknownTopicOrPartitionException) {
-                return new Resolution.Gone();
-            }
-            if (e.getCause() instanceof TopicAuthorizationException) {
-                return new Resolution.Unresolved("this principal may not DESCRIBE topic " + name);
-            }
-            throw new IllegalStateException("Cannot describe topic; topic=" + name + ": " + e.getCause(), e);
-        } catch (InterruptedException | TimeoutException e) {
-            throw interrupted("Cannot describe topic; topic=" + name, e);
-        }
-    }
-
     private TopicDescription describeByName(String name) {
         return await(admin.describeTopics(List.of(name)).allTopicNames(), "describe topic " + name, List.of(name))
                 .get(name);
-    }
-
-    /**
-     * Awaits an answer about {@code topics}; a refusal to describe them is a
-     * {@link TopicAccessException} naming them, anything else an {@link IllegalStateException}.
-     */
-    private static <T> T await(KafkaFuture<T> future, String what, Collection<String> topics) {
-        try {
-            return future.get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof TopicAuthorizationException t) {
-                Set<String> denied = t.unauthorizedTopics().isEmpty() ? new TreeSet<>(topics) : t.unauthorizedTopics();
-                throw TopicAccessException.denied(AclOperation.DESCRIBE, denied, "Parsley could not " + what, t);
-            }
-            throw new IllegalStateException("Cannot " + what + ": " + e.getCause(), e.getCause());
-        } catch (InterruptedException | TimeoutException e) {
-            throw interrupted("Cannot " + what, e);
-        }
-    }
-
-    private static IllegalStateException interrupted(String message, Exception e) {
-        if (e instanceof InterruptedException) {
-            Thread.currentThread().interrupt();
-        }
-        return new IllegalStateException(message + ": " + e, e);
     }
 
     static UUID toUuid(Uuid id) {

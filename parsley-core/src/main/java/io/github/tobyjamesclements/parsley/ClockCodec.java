@@ -76,6 +76,16 @@ final class ClockCodec {
             throw new CorruptClockException("Unknown clock version " + version + "; this build reads version " + VERSION);
         }
         VectorClock clock = new VectorClock();
+        readOffsets(in, clock);
+        readSeqs(in, clock);
+        if (in.remaining() != 0) {
+            throw new CorruptClockException(in.remaining() + " trailing bytes after clock");
+        }
+        return clock;
+    }
+
+    /** The offset section: topic groups in ascending id order, each non-empty and ascending by partition. */
+    private static void readOffsets(Reader in, VectorClock clock) {
         long topics = in.count(17);
         UUID previousTopic = null;
         Channel previous = null;
@@ -98,6 +108,10 @@ final class ClockCodec {
                 previous = c;
             }
         }
+    }
+
+    /** The sequence section: channels in ascending order, each with a non-empty, ascending run of senders. */
+    private static void readSeqs(Reader in, VectorClock clock) {
         long channels = in.count(19);
         SeqKey previousKey = null;
         Channel previousChannel = null;
@@ -120,10 +134,6 @@ final class ClockCodec {
                 previousKey = k;
             }
         }
-        if (in.remaining() != 0) {
-            throw new CorruptClockException(in.remaining() + " trailing bytes after clock");
-        }
-        return clock;
     }
 
     /** The number of offset entries of each topic, in order: one pass, no sub-map views. */

@@ -62,6 +62,21 @@ public class ParsleyHealthIndicator extends AbstractHealthIndicator {
         KafkaStreams.State state = streams.state();
         List<HeldRecord> holds = streams.explainHolds();
         boolean stalled = !holds.isEmpty() && holds.get(0).heldFor().compareTo(holdAgeThreshold) > 0;
+        applyStatus(builder, state, stalled);
+        builder.withDetail("state", state.name());
+        builder.withDetail("applicationId", parsley.applicationId());
+        builder.withDetail("guarantee", "exactly_once_v2");
+        builder.withDetail("stages", parsley.stages().stream().map(Stage::name).toList());
+        builder.withDetail("tasks", tasks());
+        builder.withDetail("holds", holdDetails(holds, stalled));
+        parsley.deadLetterTopic().ifPresent(topic -> builder.withDetail("deadLetters", deadLetters(topic)));
+        Throwable failure = status.lastUncaught();
+        if (failure != null) {
+            builder.withDetail("lastError", describe(failure));
+        }
+    }
+
+    private void applyStatus(Health.Builder builder, KafkaStreams.State state, boolean stalled) {
         switch (state) {
             case RUNNING, REBALANCING -> {
                 if (stalled && downOnStall) {
@@ -73,34 +88,31 @@ public class ParsleyHealthIndicator extends AbstractHealthIndicator {
             case CREATED -> builder.unknown();
             default -> builder.down();
         }
-        builder.withDetail("state", state.name());
-        builder.withDetail("applicationId", parsley.applicationId());
-        builder.withDetail("guarantee", "exactly_once_v2");
-        builder.withDetail("stages", parsley.stages().stream().map(Stage::name).toList());
-        builder.withDetail("tasks", tasks());
-        Map<String, Object> holdDetails = new LinkedHashMap<>();
-        holdDetails.put("count", holds.size());
+    }
+
+    /** The hold count, and the age, record and diagnosis of the oldest hold (explainHolds lists it first). */
+    private Map<String, Object> holdDetails(List<HeldRecord> holds, boolean stalled) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("count", holds.size());
         if (!holds.isEmpty()) {
             HeldRecord oldest = holds.get(0);
-            holdDetails.put("oldestAgeMs", oldest.heldFor().toMillis());
-            holdDetails.put("oldest", oldest.stage() + " " + oldest.topic() + "-" + oldest.partition() + "@"
-                    + oldest.offset());
-            holdDetails.put("diagnosis", oldest.diagnosis().code());
+            out.put("oldestAgeMs", oldest.heldFor().toMillis());
+            out.put("oldest", oldest.stage() + " " + oldest.topic() + "-" + oldest.partition() + "@" + oldest.offset());
+            out.put("diagnosis", oldest.diagnosis().code());
         }
-        holdDetails.put("thresholdMs", holdAgeThreshold.toMillis());
-        holdDetails.put("stalled", stalled);
-        builder.withDetail("holds", holdDetails);
-        parsley.deadLetterTopic().ifPresent(topic -> builder.withDetail("deadLetters", deadLetters(topic)));
-        Throwable failure = status.lastUncaught();
-        if (failure != null) {
-            Throwable root = failure;
-            while (root.getCause() != null && root.getCause() != root) {
-                root = root.getCause();
-            }
-            String error = failure.getClass().getName() + ": " + failure.getMessage();
-            builder.withDetail("lastError", root == failure ? error
-                    : error + "; caused by " + root.getClass().getName() + ": " + root.getMessage());
+        out.put("thresholdMs", holdAgeThreshold.toMillis());
+        out.put("stalled", stalled);
+        return out;
+    }
+
+    /** The failure and, when it wraps one, its root cause: the wrapper alone rarely says what broke. */
+    private static String describe(Throwable failure) {
+        Throwable root = failure;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
         }
+        String error = failure.getClass().getName() + ": " + failure.getMessage();
+        return root == failure ? error : error + "; caused by " + root.getClass().getName() + ": " + root.getMessage();
     }
 
     private Map<String, Object> deadLetters(String topic) {

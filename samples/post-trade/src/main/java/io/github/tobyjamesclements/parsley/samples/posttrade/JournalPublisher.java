@@ -2,9 +2,7 @@ package io.github.tobyjamesclements.parsley.samples.posttrade;
 
 import io.github.tobyjamesclements.parsley.Topic;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
@@ -13,8 +11,6 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.clients.producer.RecordMetadata;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -55,8 +51,7 @@ class JournalPublisher implements SmartLifecycle {
     private final Journal journal;
     private final KafkaClients clients;
     private final PostTradeMetrics metrics;
-    private final Topic<String, OrderAccepted> orders;
-    private final Topic<String, TradeExecuted> trades;
+    private final BatchSender sender;
     private final String transactionalId;
 
     // Touched by the publisher thread only.
@@ -82,8 +77,7 @@ class JournalPublisher implements SmartLifecycle {
         this.journal = journal;
         this.clients = clients;
         this.metrics = metrics;
-        this.orders = orders;
-        this.trades = trades;
+        this.sender = new BatchSender(settings, orders, trades);
         this.transactionalId = applicationName + "-publisher";
     }
 
@@ -148,54 +142,10 @@ class JournalPublisher implements SmartLifecycle {
         PublisherConnection c = connection;
         c.orders().beginTransaction();
         transactionOpen = true;
-        sendOrders(c, lines);
-        sendTrades(c, lines);
+        sender.sendOrders(c, lines);
+        sender.sendTrades(c, lines);
         Journal.Line last = lines.get(lines.size() - 1);
         return new Batch(lines.get(0).entry().seq(), last.entry().seq(), last.end());
-    }
-
-    /** Sends the orders in the open transaction and records each acknowledged send in the clock. */
-    private void sendOrders(PublisherConnection c, List<Journal.Line> lines)
-            throws ExecutionException, InterruptedException, TimeoutException {
-        List<Future<RecordMetadata>> acks = new ArrayList<>();
-        for (Journal.Line line : lines) {
-            OrderAccepted order = line.entry().order();
-            if (order != null) {
-                ProducerRecord<byte[], byte[]> r = record(orders, order.symbol(), order, order.eventId(),
-                        order.timestamp());
-                if (settings.isStampTrades()) {
-                    // Orders claim nothing the stage must wait for, yet a stage reading two topics
-                    // warns about unstamped input: the stamp makes "no causes" explicit.
-                    c.clock().stamp(r.headers());
-                }
-                acks.add(c.orders().send(r));
-            }
-        }
-        c.orders().flush();
-        for (Future<RecordMetadata> ack : acks) {
-            c.clock().recordProduced(ack.get(10, TimeUnit.SECONDS));
-        }
-    }
-
-    /** Sends the trades, each stamped after every order recorded so far, and awaits their acknowledgements. */
-    private void sendTrades(PublisherConnection c, List<Journal.Line> lines)
-            throws ExecutionException, InterruptedException, TimeoutException {
-        List<Future<RecordMetadata>> acks = new ArrayList<>();
-        for (Journal.Line line : lines) {
-            TradeExecuted trade = line.entry().trade();
-            if (trade != null) {
-                ProducerRecord<byte[], byte[]> r = record(trades, trade.symbol(), trade, trade.eventId(),
-                        trade.timestamp());
-                if (settings.isStampTrades()) {
-                    c.clock().stamp(r.headers());
-                }
-                acks.add(c.trades().send(r));
-            }
-        }
-        c.trades().flush();
-        for (Future<RecordMetadata> ack : acks) {
-            ack.get(10, TimeUnit.SECONDS);
-        }
     }
 
     private void commit() {
@@ -248,14 +198,6 @@ class JournalPublisher implements SmartLifecycle {
             }
             tail = null;
         }
-    }
-
-    private static <V> ProducerRecord<byte[], byte[]> record(Topic<String, V> topic, String symbol, V value,
-            String eventId, long timestamp) {
-        ProducerRecord<byte[], byte[]> r = new ProducerRecord<>(topic.name(), null, timestamp,
-                topic.keyCodec().encode(symbol), topic.valueCodec().encode(value));
-        r.headers().add(EventIds.HEADER, eventId.getBytes(StandardCharsets.UTF_8));
-        return r;
     }
 
     @Override

@@ -1,0 +1,82 @@
+package io.github.tobyjamesclements.parsley;
+
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.Arrays;
+import java.util.List;
+
+/** The end-to-end benchmark's command-line options; see {@link #usage()}. */
+final class E2eOptions {
+    String bootstrap;
+    Path work = Paths.get("parsley-benchmarks/target/e2e");
+    int records = 100_000;
+    int paced = 16_000;
+    int rate = 2_500;
+    int rounds = 3;
+    int partitions = 4;
+    int keys = 200;
+    int valueBytes = 100;
+    int perTransaction = 500;
+    long commitEveryMs = 10;
+    int batchPairs = 50;
+    long skewMs = 10;
+    /** Records of the discarded warm-up run of each variant; -1 = half a measured run. */
+    int warmupRecords = -1;
+    List<E2eVariant> variants = List.of(E2eVariant.BASELINE, E2eVariant.PARSLEY, E2eVariant.TWO_SOURCE,
+            E2eVariant.BASELINE_STORE);
+    int storePuts = 3;
+    long timeoutSeconds = 180;
+
+    static E2eOptions parse(String[] args) {
+        E2eOptions o = new E2eOptions();
+        for (int i = 0; i < args.length; i++) {
+            String a = args[i];
+            switch (a) {
+                case "--bootstrap" -> o.bootstrap = args[++i];
+                case "--work" -> o.work = Paths.get(args[++i]);
+                case "--records" -> o.records = Integer.parseInt(args[++i]);
+                case "--paced" -> o.paced = Integer.parseInt(args[++i]);
+                case "--rate" -> o.rate = Integer.parseInt(args[++i]);
+                case "--rounds" -> o.rounds = Integer.parseInt(args[++i]);
+                case "--partitions" -> o.partitions = Integer.parseInt(args[++i]);
+                case "--keys" -> o.keys = Integer.parseInt(args[++i]);
+                case "--value-bytes" -> o.valueBytes = Integer.parseInt(args[++i]);
+                case "--batch-pairs" -> o.batchPairs = Integer.parseInt(args[++i]);
+                case "--skew-ms" -> o.skewMs = Long.parseLong(args[++i]);
+                case "--warmup" -> o.warmupRecords = Integer.parseInt(args[++i]);
+                case "--store-puts" -> o.storePuts = Integer.parseInt(args[++i]);
+                case "--variants" -> o.variants = variants(args[++i]);
+                case "--quick" -> o.quick();
+                default -> throw new IllegalArgumentException("Unknown option " + a + "\n" + usage());
+            }
+        }
+        if (o.bootstrap == null) {
+            throw new IllegalArgumentException("--bootstrap is required\n" + usage());
+        }
+        if (o.records % 2 != 0 || o.paced % 4 != 0) {
+            throw new IllegalArgumentException("--records must be even and --paced a multiple of 4 (two-source"
+                    + " pairs, two interleaved halves per skew mode)");
+        }
+        return o;
+    }
+
+    private static List<E2eVariant> variants(String labels) {
+        return Arrays.stream(labels.split(","))
+                .map(v -> Arrays.stream(E2eVariant.values()).filter(x -> x.label.equals(v)).findFirst()
+                        .orElseThrow(() -> new IllegalArgumentException("Unknown variant " + v)))
+                .toList();
+    }
+
+    private void quick() {
+        records = 20_000;
+        paced = 4_000;
+        rounds = 2;
+        warmupRecords = 10_000;
+    }
+
+    static String usage() {
+        return "EndToEndBenchmark --bootstrap host:port [--work dir] [--quick] [--records N] [--paced M]"
+                + " [--rate R] [--rounds n] [--partitions p] [--keys k] [--value-bytes b] [--batch-pairs b]"
+                + " [--skew-ms ms] [--warmup N] [--variants baseline,parsley,two-source]";
+    }
+}

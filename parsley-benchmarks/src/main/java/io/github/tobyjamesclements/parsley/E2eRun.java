@@ -1,0 +1,137 @@
+package io.github.tobyjamesclements.parsley;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Function;
+
+/** What one run of one variant in one round measured; a failed run keeps its {@link #error}. */
+final class E2eRun {
+
+    /** Latency percentiles in milliseconds. */
+    record Lat(double p50, double p99, double max, int n) {
+        static Lat of(long[] nanos) {
+            if (nanos.length == 0) {
+                return new Lat(Double.NaN, Double.NaN, Double.NaN, 0);
+            }
+            long[] s = nanos.clone();
+            Arrays.sort(s);
+            return new Lat(pct(s, 0.50) / 1e6, pct(s, 0.99) / 1e6, s[s.length - 1] / 1e6, s.length);
+        }
+
+        private static long pct(long[] sorted, double q) {
+            int i = (int) Math.ceil(q * sorted.length) - 1;
+            return sorted[Math.max(0, Math.min(sorted.length - 1, i))];
+        }
+    }
+
+    /** Hold samples of one phase: the {@code records-held} gauge summed over tasks, and held heads. */
+    static final class Holds {
+        int samples;
+        int samplesWithHeld;
+        long heldSum;
+        double heldMax;
+        int headsMax;
+        double ageMaxMs;
+
+        double heldMean() {
+            return samples == 0 ? 0 : (double) heldSum / samples;
+        }
+
+        void add(Holds o) {
+            samples += o.samples;
+            samplesWithHeld += o.samplesWithHeld;
+            heldSum += o.heldSum;
+            heldMax = Math.max(heldMax, o.heldMax);
+            headsMax = Math.max(headsMax, o.headsMax);
+            ageMaxMs = Math.max(ageMaxMs, o.ageMaxMs);
+        }
+    }
+
+    final E2eVariant variant;
+    final int round;
+    double preloadRate;
+    double liveRate;
+    Lat live;
+    Lat paced;
+    double pacedAchieved;
+    Lat noSkew;
+    Lat skew;
+    double noSkewAchieved;
+    double skewAchieved;
+    Holds holdsNoSkew;
+    Holds holdsSkew;
+    E2eOutputReader.HeaderSizes headers;
+    /** Stream-thread CPU per record over the pre-loaded phase, in microseconds. */
+    double streamCpuUs;
+    /** CPU of the stream thread's producer network thread per record over the same phase. */
+    double senderCpuUs;
+    /** Thread-level Kafka Streams metrics at the end of the pre-loaded phase. */
+    String threadMetrics = "";
+    /** Records (and transaction markers) written to the application's changelogs per input record. */
+    double changelogPerRecord;
+    double loadStart;
+    double loadEnd;
+    long duplicates;
+    long missing;
+    long violations;
+    String error;
+
+    E2eRun(E2eVariant variant, int round) {
+        this.variant = variant;
+        this.round = round;
+    }
+
+    /** Records the stream thread's CPU per record between two snapshots, and its thread metrics now. */
+    void recordCpu(Map<String, Long> before, Map<String, Long> after, int records, E2eApps.App app) {
+        streamCpuUs = ThreadCpu.delta(before, after, n -> n.endsWith("-StreamThread-1")) / 1e3 / records;
+        senderCpuUs = ThreadCpu.delta(before, after, n -> n.contains("StreamThread-1-producer")) / 1e3 / records;
+        StringBuilder m = new StringBuilder();
+        for (String name : List.of("process-ratio", "poll-ratio", "commit-ratio", "punctuate-ratio",
+                "commit-latency-avg", "process-records-avg", "poll-records-avg")) {
+            app.metrics().entrySet().stream()
+                    .filter(e -> e.getKey().group().equals("stream-thread-metrics") && e.getKey().name().equals(name))
+                    .findFirst()
+                    .ifPresent(e -> m.append(String.format(Locale.ROOT, " %s=%.3f", name,
+                            ((Number) e.getValue().metricValue()).doubleValue())));
+        }
+        threadMetrics = m.toString().trim();
+    }
+
+    /** Records what the reader saw against the {@code sizes} expected per phase. */
+    void finish(E2eOutputReader reader, int[] sizes) {
+        long absent = 0;
+        for (int p = 0; p < sizes.length; p++) {
+            absent += sizes[p] - reader.count(p);
+        }
+        missing = absent;
+        duplicates = reader.duplicates();
+        violations = reader.orderViolations();
+        headers = reader.headers();
+        if (reader.unexpected() > 0) {
+            error = "unexpected output records: " + reader.unexpected();
+        }
+    }
+
+    /** The one-line progress summary the harness prints after each run. */
+    String summary() {
+        if (error != null) {
+            return "FAILED " + error;
+        }
+        Function<Lat, String> lat = l -> l == null ? "-" : String.format(Locale.ROOT, "p50 %.0f p99 %.0f ms", l.p50(),
+                l.p99());
+        String s = String.format(Locale.ROOT, "preload %.0f rec/s (stream thread %.1f us/rec, its producer %.1f us/rec;"
+                + " %s)", preloadRate, streamCpuUs, senderCpuUs, threadMetrics);
+        if (variant == E2eVariant.TWO_SOURCE && holdsSkew != null) {
+            s += String.format(Locale.ROOT, ", no-skew %s, skew %s, held max %.0f mean %.1f (%d/%d samples)",
+                    lat.apply(noSkew), lat.apply(skew), holdsSkew.heldMax, holdsSkew.heldMean(),
+                    holdsSkew.samplesWithHeld, holdsSkew.samples);
+        } else {
+            s += String.format(Locale.ROOT, ", live %.0f rec/s %s, paced (%.0f rec/s) %s", liveRate,
+                    lat.apply(live), pacedAchieved, lat.apply(paced));
+        }
+        return s + String.format(Locale.ROOT, ", changelog %.2f/rec, missing %d, dup %d, order violations %d,"
+                + " load %.1f-%.1f", changelogPerRecord, missing, duplicates, violations, loadStart, loadEnd);
+    }
+}
