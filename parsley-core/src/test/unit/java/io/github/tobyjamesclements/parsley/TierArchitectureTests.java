@@ -13,6 +13,7 @@ import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchRule;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.EnumSet;
@@ -36,7 +37,8 @@ import org.junit.jupiter.api.Test;
  *
  * No edge goes against that direction, so no exception is listed: the public classes that build
  * the host ({@code Parsley}, {@code CausalStreams}, {@code CausalClock}, the interceptors) live in
- * the host folder. The tests run from the module's directory, as Maven runs them.
+ * the host folder. The folders are found from where the main classes were compiled to, so the
+ * test reads the same tree under surefire and under PIT, whatever the working directory.
  */
 class TierArchitectureTests {
 
@@ -64,7 +66,9 @@ class TierArchitectureTests {
             .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
             .importPackages(CORE);
 
-    private static final Map<String, Tier> TIERS = tiersByFolder(Path.of("src/main"));
+    private static final Path MODULE = moduleDirectory();
+
+    private static final Map<String, Tier> TIERS = tiersByFolder(MODULE.resolve("src/main"));
 
     @Test
     void everyMainClassHasTheTierOfTheFolderItsSourceIsIn() {
@@ -75,7 +79,8 @@ class TierArchitectureTests {
         assertThat(homeless).as("source files of parsley-core in no tier folder: move each into"
                 + " src/main/api, src/main/protocol or src/main/host (docs/architecture.md)").isEmpty();
         assertThat(TIERS.values()).as("every tier folder holds files").containsAll(EnumSet.allOf(Tier.class));
-        assertThat(javaFilesUnder(Path.of("src/main/java"))).as("files in the untiered src/main/java").isEmpty();
+        assertThat(javaFilesUnder(MODULE.resolve("src/main/java")).stream().map(TierArchitectureTests::slashed))
+                .as("files in the untiered src/main/java").isEmpty();
     }
 
     @Test
@@ -118,8 +123,8 @@ class TierArchitectureTests {
 
     @Test
     void testsLiveInTheFolderOfTheirKind() {
-        Path test = Path.of("src/test");
-        assertThat(javaFilesUnder(test.resolve("java"))).as("files in the untiered src/test/java: move each"
+        Path test = MODULE.resolve("src/test");
+        assertThat(javaFilesUnder(test.resolve("java")).stream().map(TierArchitectureTests::slashed)).as("files in the untiered src/test/java: move each"
                 + " into src/test/unit, sim, it or docs (docs/architecture.md)").isEmpty();
         assertThat(javaFilesUnder(test).stream().map(TierArchitectureTests::slashed)
                 .filter(p -> p.endsWith("IT.java") && !p.startsWith("src/test/it/java/")))
@@ -195,7 +200,7 @@ class TierArchitectureTests {
 
     /** File name ({@code Gate.java}) to tier, read from {@code <main>/<tier>/java/<package>/}. */
     static Map<String, Tier> tiersByFolder(Path main) {
-        assertThat(main).as("parsley-core's main sources, relative to the module directory").isDirectory();
+        assertThat(main).as("parsley-core's main sources").isDirectory();
         Map<String, Tier> out = new HashMap<>();
         for (Tier tier : Tier.values()) {
             for (Path file : javaFilesUnder(main.resolve(tier.folder).resolve("java").resolve(PACKAGE_PATH))) {
@@ -206,8 +211,21 @@ class TierArchitectureTests {
         return out;
     }
 
+    /** A path relative to the module, with forward slashes: {@code src/test/it/java/...}. */
     private static String slashed(Path p) {
-        return p.toString().replace('\\', '/');
+        return MODULE.relativize(p).toString().replace('\\', '/');
+    }
+
+    /** The module directory: two levels above the compiled main classes ({@code target/classes}). */
+    private static Path moduleDirectory() {
+        try {
+            Path classes = Path.of(Gate.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            Path module = classes.getParent().getParent();
+            assertThat(module.resolve("pom.xml")).as("parsley-core's build, above " + classes).isRegularFile();
+            return module;
+        } catch (URISyntaxException e) {
+            throw new IllegalStateException("Cannot locate the compiled classes of parsley-core", e);
+        }
     }
 
     private static List<Path> javaFilesUnder(Path dir) {
