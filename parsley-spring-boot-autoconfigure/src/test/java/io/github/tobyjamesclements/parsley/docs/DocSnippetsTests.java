@@ -24,7 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
 class DocSnippetsTests {
 
     private static final Path ROOT = Path.of("").toAbsolutePath().getParent();
-    private static final List<Path> SOURCES = List.of(ROOT.resolve("parsley-core/src/test/java"),
+    private static final List<Path> SOURCES = List.of(ROOT.resolve("parsley-core/src/test"),
             ROOT.resolve("parsley-spring-boot-autoconfigure/src/test/java"));
 
     @TestFactory
