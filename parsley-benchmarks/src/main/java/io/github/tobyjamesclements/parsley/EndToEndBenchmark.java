@@ -621,7 +621,7 @@ final class EndToEndBenchmark {
             double age = 0;
             for (Map.Entry<MetricName, ? extends org.apache.kafka.common.Metric> e : streams.metrics().entrySet()) {
                 MetricName n = e.getKey();
-                if (!n.group().equals(StageMetrics.GROUP) || n.tags().containsKey("topic")) {
+                if (!n.group().equals(MetricNames.GROUP) || n.tags().containsKey("topic")) {
                     continue;
                 }
                 Object value = e.getValue().metricValue();
