@@ -58,7 +58,7 @@ public final class ParsleyStreamsAutoConfiguration {
         // call later wraps this one with the same entry.
         jaas.ifAvailable(KafkaJaasLoginModuleInitializer::afterSingletonsInstantiated);
         Properties config = StreamsConfigurationFactory.build(kafka, connectionDetails);
-        StreamsCustomizers.apply(beanFactory, customizers, config, parsley.applicationId());
+        StreamsCustomizers.apply(beanFactory, customizers, config, parsley);
         // After the customizers, which may change the connection or security settings.
         Parsley checked = parsley.withStartupCheckTimeout(properties.getStartupCheckTimeout());
         checked.checkCluster(config);

@@ -23,8 +23,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Development convenience ({@code parsley.topics.create=true}): creates missing source and sink
- * topics and the dead-letter topic, then each stage's tick topic with as many partitions as the
- * stage's widest source (protocol.md §12.5). Never alters an existing topic, and never asks to
+ * topics and the dead-letter topic, then each stage's tick topic, named and sized by the core
+ * ({@link Stage#tickTopic}, {@link Stage#tickPartitions}: as wide as the stage's widest source,
+ * protocol.md §12.5). Never alters an existing topic, and never asks to
  * create one that exists, so topics created beforehand need only Describe. A denied describe or
  * create fails startup naming the topic and the ACL the application's principal lacks.
  */
@@ -46,9 +47,8 @@ final class TopicProvisioner {
             create(admin, plain, t -> settings.getPartitions(), settings.getReplicationFactor());
             for (Stage stage : parsley.stages()) {
                 if (stage.tickInterval().isPresent()) {
-                    int widest = stage.sourceTopics().stream().mapToInt(t -> existingPartitions(admin, t)).max()
-                            .orElse(1);
-                    create(admin, Set.of(parsley.applicationId() + "-" + stage.name() + "-ticks"), t -> widest,
+                    int width = stage.tickPartitions(t -> existingPartitions(admin, t));
+                    create(admin, Set.of(stage.tickTopic(parsley.applicationId())), t -> width,
                             settings.getReplicationFactor());
                 }
             }
