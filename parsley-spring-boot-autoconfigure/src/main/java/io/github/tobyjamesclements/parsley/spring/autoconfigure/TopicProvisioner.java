@@ -33,10 +33,22 @@ final class TopicProvisioner {
 
     private static final Logger log = LoggerFactory.getLogger(TopicProvisioner.class);
 
-    private TopicProvisioner() {
+    private final Parsley parsley;
+    private final Properties streamsProperties;
+    private final ParsleyProperties.Topics settings;
+
+    TopicProvisioner(Parsley parsley, Properties streamsProperties, ParsleyProperties.Topics settings) {
+        this.parsley = parsley;
+        this.streamsProperties = streamsProperties;
+        this.settings = settings;
     }
 
-    static void provision(Parsley parsley, Properties streamsProperties, ParsleyProperties.Topics settings) {
+    /**
+     * Checks that the cluster answers these settings (the same check {@code Parsley.streams} runs),
+     * then creates what is missing, returning once the brokers describe it.
+     */
+    void provision() {
+        parsley.checkCluster(streamsProperties);
         try (Admin admin = Admin.create(adminConfig(parsley.applicationId(), streamsProperties))) {
             Set<String> plain = new LinkedHashSet<>();
             parsley.stages().forEach(s -> {
