@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatNoException;
 
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -18,6 +19,7 @@ import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TopologyDescription;
 import org.apache.kafka.streams.TopologyTestDriver;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The facts the core publishes for other modules (the Spring Boot starter above all): each public
@@ -111,15 +113,16 @@ class PublicFactsTests {
 
     /** The names MetricNames publishes are exactly the ones a task registers, no more, no fewer. */
     @Test
-    void metricNamesAreExactlyTheMetricsATaskRegisters() throws Exception {
+    void metricNamesAreExactlyTheMetricsATaskRegisters(@TempDir Path stateDir) throws Exception {
         Topic<String, String> out = Topic.of("out", Codec.utf8(), Codec.utf8());
         Stage stage = notifier().into(out).ticks(Duration.ofSeconds(1), t -> List.of()).build();
         Properties p = new Properties();
-        p.put(StreamsConfig.APPLICATION_ID_CONFIG, "shop");
+        p.put(StreamsConfig.APPLICATION_ID_CONFIG, "public-facts");
         p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+        p.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
         p.put(StreamsConfig.METRICS_RECORDING_LEVEL_CONFIG, "DEBUG");
         Set<MetricName> registered;
-        try (TopologyTestDriver driver = new TopologyTestDriver(Parsley.named("shop", stage)
+        try (TopologyTestDriver driver = new TopologyTestDriver(Parsley.named("public-facts", stage)
                 .deadLetterTopic("dead").testTopology(), p)) {
             registered = driver.metrics().keySet().stream().filter(n -> n.group().equals(MetricNames.GROUP))
                     .collect(Collectors.toSet());
