@@ -34,7 +34,7 @@ final class E2eHoldSampler {
         double age = 0;
         for (Map.Entry<MetricName, ? extends Metric> e : streams.metrics().entrySet()) {
             MetricName n = e.getKey();
-            if (!n.group().equals(StageMetrics.GROUP) || n.tags().containsKey("topic")) {
+            if (!n.group().equals(MetricNames.GROUP) || n.tags().containsKey("topic")) {
                 continue;
             }
             Object value = e.getValue().metricValue();

@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Supplier;
+import java.util.function.ToIntFunction;
 import java.util.regex.Pattern;
 
 /**
@@ -20,9 +21,19 @@ import java.util.regex.Pattern;
  */
 public final class Stage {
 
-    static final Pattern NAME = Pattern.compile("[a-zA-Z0-9-]+");
-    static final Duration DEFAULT_TRUNCATION_INTERVAL = Duration.ofMinutes(10);
-    static final Duration DEFAULT_HOLD_WARNING = Duration.ofSeconds(30);
+    /**
+     * The rule a stage name must match, as a regular expression: letters, digits and hyphens. The
+     * name becomes part of store, changelog and tick topic names, which admit no other characters.
+     */
+    public static final String NAME_RULE = "[a-zA-Z0-9-]+";
+
+    /** How often clocks are truncated unless {@link Builder#truncationInterval} says otherwise. */
+    public static final Duration DEFAULT_TRUNCATION_INTERVAL = Duration.ofMinutes(10);
+
+    /** How long a record may stay held before a warning, unless {@link Builder#holdWarningAfter} says otherwise. */
+    public static final Duration DEFAULT_HOLD_WARNING = Duration.ofSeconds(30);
+
+    private static final Pattern NAME = Pattern.compile(NAME_RULE);
 
     private final String name;
     private final Map<String, Source> sources;
@@ -51,10 +62,20 @@ public final class Stage {
      */
     public static Builder named(String name) {
         Objects.requireNonNull(name, "name");
-        if (!NAME.matcher(name).matches()) {
-            throw new IllegalArgumentException("Stage name must match [a-zA-Z0-9-]+; name='" + name + "'");
+        if (!isValidName(name)) {
+            throw new IllegalArgumentException("Stage name must match " + NAME_RULE + "; name='" + name + "'");
         }
         return new Builder(new Spec(name));
+    }
+
+    /**
+     * Whether {@link #named} accepts a name: whether it matches {@link #NAME_RULE}.
+     *
+     * @param name a candidate name, never null
+     * @return true if a stage may have this name
+     */
+    public static boolean isValidName(String name) {
+        return NAME.matcher(Objects.requireNonNull(name, "name")).matches();
     }
 
     /**
@@ -137,9 +158,44 @@ public final class Stage {
         return Optional.ofNullable(state);
     }
 
-    /** The tick topic of this stage in an application: {@code <app>-<stage>-ticks}. */
-    String tickTopic(String applicationId) {
+    /**
+     * The topic this stage ticks through in an application: {@code <applicationId>-<stage>-ticks}.
+     * The name is defined whether or not the stage declares ticks; only a stage with ticks uses it.
+     * Nothing creates it but {@code parsley.topics.create} in the Spring Boot starter.
+     *
+     * @param applicationId the application's id, as {@link Parsley#named} accepts it
+     * @return the topic name, never null
+     * @throws IllegalArgumentException if the id is not a valid application id
+     */
+    public String tickTopic(String applicationId) {
+        if (!Parsley.isValidApplicationId(applicationId)) {
+            throw new IllegalArgumentException("Application id must match " + Parsley.APPLICATION_ID_RULE
+                    + "; applicationId='" + applicationId + "', stage=" + name);
+        }
         return applicationId + "-" + name + "-ticks";
+    }
+
+    /**
+     * The partition count this stage's {@linkplain #tickTopic tick topic} must have: that of its
+     * widest source, so that every task ticks on its own partition and no tick partition belongs
+     * to no task. Streams startup refuses a tick topic of any other width.
+     *
+     * @param sourcePartitions the partition count of each of this stage's source topics, never null
+     * @return the widest source's partition count, at least 1
+     * @throws IllegalArgumentException if a source's count is below 1
+     */
+    public int tickPartitions(ToIntFunction<String> sourcePartitions) {
+        Objects.requireNonNull(sourcePartitions, "sourcePartitions");
+        int widest = 1;
+        for (String topic : sources.keySet()) {
+            int count = sourcePartitions.applyAsInt(topic);
+            if (count < 1) {
+                throw new IllegalArgumentException("A source topic needs at least one partition; stage=" + name
+                        + ", topic=" + topic + ", partitions=" + count);
+            }
+            widest = Math.max(widest, count);
+        }
+        return widest;
     }
 
     @Override

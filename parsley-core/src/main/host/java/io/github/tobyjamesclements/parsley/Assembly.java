@@ -81,7 +81,7 @@ final class Assembly {
 
     /** F17: one tick partition per task, no more (ghost tasks), no fewer (tasks that cannot tick). */
     private static void checkTickPartitions(Stage stage, String tickTopic, TopicCatalog catalog) {
-        int widest = stage.sources().keySet().stream().mapToInt(catalog::partitions).max().orElse(1);
+        int widest = stage.tickPartitions(catalog::partitions);
         int ticks = catalog.partitions(tickTopic);
         if (ticks != widest) {
             throw new IllegalStateException("Tick topic partition count must equal the stage's widest source; stage="

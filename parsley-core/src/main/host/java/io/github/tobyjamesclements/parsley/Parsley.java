@@ -2,6 +2,8 @@ package io.github.tobyjamesclements.parsley;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -33,9 +35,19 @@ import org.apache.kafka.streams.errors.LogAndFailProcessingExceptionHandler;
  */
 public final class Parsley {
 
-    static final Pattern APPLICATION_ID = Pattern.compile("[a-zA-Z0-9._-]+");
+    /**
+     * The rule an application id must match, as a regular expression: letters, digits, '.', '_'
+     * and '-'. The id names the consumer group, changelog and tick topics, which admit no others.
+     */
+    public static final String APPLICATION_ID_RULE = "[a-zA-Z0-9._-]+";
 
-    static final Duration DEFAULT_STARTUP_CHECK_TIMEOUT = Duration.ofSeconds(15);
+    /** How long the startup cluster check waits unless {@link #withStartupCheckTimeout} says otherwise. */
+    public static final Duration DEFAULT_STARTUP_CHECK_TIMEOUT = Duration.ofSeconds(15);
+
+    static final Pattern APPLICATION_ID = Pattern.compile(APPLICATION_ID_RULE);
+
+    private static final String FAILING_PROCESSING_HANDLER = LogAndFailProcessingExceptionHandler.class.getName();
+    private static final String FAILING_PRODUCTION_HANDLER = DefaultProductionExceptionHandler.class.getName();
 
     private final String applicationId;
     private final List<Stage> stages;
@@ -64,9 +76,9 @@ public final class Parsley {
      */
     public static Parsley named(String applicationId, Stage... stages) {
         Objects.requireNonNull(applicationId, "applicationId");
-        if (!APPLICATION_ID.matcher(applicationId).matches()) {
-            throw new IllegalArgumentException("Application id must match [a-zA-Z0-9._-]+; applicationId='"
-                    + applicationId + "'");
+        if (!isValidApplicationId(applicationId)) {
+            throw new IllegalArgumentException("Application id must match " + APPLICATION_ID_RULE
+                    + "; applicationId='" + applicationId + "'");
         }
         if (stages.length == 0) {
             throw new IllegalArgumentException("An application needs at least one stage; applicationId="
@@ -93,6 +105,35 @@ public final class Parsley {
         }
         return new Parsley(applicationId, List.of(stages), DEFAULT_STARTUP_CHECK_TIMEOUT, null,
                 DeliveryObserver.NONE);
+    }
+
+    /**
+     * Whether {@link #named} accepts an application id: whether it matches
+     * {@link #APPLICATION_ID_RULE}.
+     *
+     * @param applicationId a candidate id, never null
+     * @return true if an application may have this id
+     */
+    public static boolean isValidApplicationId(String applicationId) {
+        return APPLICATION_ID.matcher(Objects.requireNonNull(applicationId, "applicationId")).matches();
+    }
+
+    /**
+     * The Kafka Streams settings {@link #streams} enforces, each with the only value it accepts:
+     * {@code processing.guarantee}, the processing and production exception handlers (as class
+     * names), and {@code application.id}. A configuration that sets one of them to another value is
+     * refused by {@link #streams}; one that leaves it unset gets this value. {@code read_committed}
+     * consumers are forced whatever is configured, so they are not listed.
+     *
+     * @return an unmodifiable map from setting to required value, in a stable order, never null
+     */
+    public Map<String, String> enforcedSettings() {
+        Map<String, String> enforced = new LinkedHashMap<>();
+        enforced.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
+        enforced.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG, FAILING_PROCESSING_HANDLER);
+        enforced.put(StreamsConfig.PRODUCTION_EXCEPTION_HANDLER_CLASS_CONFIG, FAILING_PRODUCTION_HANDLER);
+        enforced.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
+        return Collections.unmodifiableMap(enforced);
     }
 
     /**
@@ -278,11 +319,11 @@ public final class Parsley {
                     + " clocks, state, consumed offsets and outputs must commit atomically");
         }
         requireFailingHandler(p, StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG,
-                LogAndFailProcessingExceptionHandler.class, "Causal delivery requires a processing exception to fail"
+                FAILING_PROCESSING_HANDLER, "Causal delivery requires a processing exception to fail"
                         + " the task", "a step that throws must abort, or the records it released would be skipped"
                         + " and order lost");
         requireFailingHandler(p, StreamsConfig.PRODUCTION_EXCEPTION_HANDLER_CLASS_CONFIG,
-                DefaultProductionExceptionHandler.class, "Causal delivery requires a failed send to fail the task",
+                FAILING_PRODUCTION_HANDLER, "Causal delivery requires a failed send to fail the task",
                 "a handler that continues would commit the step without the output, and its consumers would never"
                         + " see it");
         requireOwnApplicationId(p);
@@ -317,11 +358,11 @@ public final class Parsley {
     }
 
     /** Refuses an exception handler other than the one Kafka ships that fails the task. */
-    private static void requireFailingHandler(Properties p, String setting, Class<?> failing, String requirement,
+    private static void requireFailingHandler(Properties p, String setting, String failing, String requirement,
             String why) {
         Object handler = p.get(setting);
         String name = handler instanceof Class<?> c ? c.getName() : String.valueOf(handler);
-        if (handler != null && !failing.getName().equals(name)) {
+        if (handler != null && !failing.equals(name)) {
             throw new IllegalArgumentException(requirement + "; " + setting + "=" + name + "; remove the setting: "
                     + why);
         }

@@ -22,8 +22,6 @@ import org.apache.kafka.streams.StreamsMetrics;
  */
 final class StageMetrics {
 
-    static final String GROUP = "vc-metrics";
-
     /** A hold start meaning "nothing is held". */
     static final long NO_HOLD = -1;
 
@@ -47,25 +45,27 @@ final class StageMetrics {
         this.metrics = metrics;
         this.prefix = "vc-" + stage + "-" + taskId + "-";
         this.tags = new LinkedHashMap<>();
-        tags.put("thread-id", Thread.currentThread().getName());
-        tags.put("task-id", taskId);
-        tags.put("stage", stage);
-        held = gauge("records-held", "Records held across the task's queues", Sensor.RecordingLevel.INFO, tags);
-        heldAge = holdAge("records-held-age-max-ms", "records-held-age-max-ms",
+        tags.put(MetricNames.THREAD_TAG, Thread.currentThread().getName());
+        tags.put(MetricNames.TASK_TAG, taskId);
+        tags.put(MetricNames.STAGE_TAG, stage);
+        held = gauge(MetricNames.RECORDS_HELD, "Records held across the task's queues", Sensor.RecordingLevel.INFO,
+                tags);
+        heldAge = holdAge(MetricNames.RECORDS_HELD_AGE_MAX_MS, MetricNames.RECORDS_HELD_AGE_MAX_MS,
                 "Milliseconds the oldest record this task holds has been held, computed when read",
                 Sensor.RecordingLevel.INFO, tags);
         delivered = sensor("records-delivered", Sensor.RecordingLevel.INFO);
-        delivered.add(name("records-delivered-rate", "Releases through the gate per second", tags), new Rate());
-        delivered.add(name("records-delivered-total", "Releases through the gate since task init", tags),
+        delivered.add(name(MetricNames.RECORDS_DELIVERED_RATE, "Releases through the gate per second", tags),
+                new Rate());
+        delivered.add(name(MetricNames.RECORDS_DELIVERED_TOTAL, "Releases through the gate since task init", tags),
                 new CumulativeSum());
-        replays = counter("replays-skipped-total", "Records dropped by the replay guard");
-        sweepsSkipped = counter("truncation-sweeps-skipped-total", "Failed truncation sweeps");
-        ticks = counter("ticks-emitted-total", "Ticks emitted");
-        offsetEntries = gauge("stamp-offset-entries", "Offset entries of the stamp's sources",
+        replays = counter(MetricNames.REPLAYS_SKIPPED_TOTAL, "Records dropped by the replay guard");
+        sweepsSkipped = counter(MetricNames.TRUNCATION_SWEEPS_SKIPPED_TOTAL, "Failed truncation sweeps");
+        ticks = counter(MetricNames.TICKS_EMITTED_TOTAL, "Ticks emitted");
+        offsetEntries = gauge(MetricNames.STAMP_OFFSET_ENTRIES, "Offset entries of the stamp's sources",
                 Sensor.RecordingLevel.INFO, tags);
-        sequenceEntries = gauge("stamp-sequence-entries", "Unresolved sequence entries of the stamp's sources",
-                Sensor.RecordingLevel.INFO, tags);
-        unresolvableTopics = gauge("unresolvable-topics",
+        sequenceEntries = gauge(MetricNames.STAMP_SEQUENCE_ENTRIES,
+                "Unresolved sequence entries of the stamp's sources", Sensor.RecordingLevel.INFO, tags);
+        unresolvableTopics = gauge(MetricNames.UNRESOLVABLE_TOPICS,
                 "Topics the stamp's clocks claim that the last truncation sweep could not resolve (claims kept)",
                 Sensor.RecordingLevel.INFO, tags);
         for (String topic : topics) {
@@ -83,18 +83,18 @@ final class StageMetrics {
 
         TopicSensors(String topic) {
             Map<String, String> t = new LinkedHashMap<>(tags);
-            t.put("topic", topic);
-            held = gauge(topic + "-records-held", "records-held", "Records held on this source channel",
-                    Sensor.RecordingLevel.DEBUG, t);
-            heldAge = holdAge(topic + "-records-held-age-max-ms", "records-held-age-max-ms",
+            t.put(MetricNames.TOPIC_TAG, topic);
+            held = gauge(topic + "-" + MetricNames.RECORDS_HELD, MetricNames.RECORDS_HELD,
+                    "Records held on this source channel", Sensor.RecordingLevel.DEBUG, t);
+            heldAge = holdAge(topic + "-" + MetricNames.RECORDS_HELD_AGE_MAX_MS, MetricNames.RECORDS_HELD_AGE_MAX_MS,
                     "Milliseconds this channel's oldest held record has been held, computed when read",
                     Sensor.RecordingLevel.DEBUG, t);
-            unstamped = sensor(topic + "-records-unstamped-total", Sensor.RecordingLevel.INFO);
-            unstamped.add(name("records-unstamped-total", "Records without a vc clock header received by a task"
+            unstamped = sensor(topic + "-" + MetricNames.RECORDS_UNSTAMPED_TOTAL, Sensor.RecordingLevel.INFO);
+            unstamped.add(name(MetricNames.RECORDS_UNSTAMPED_TOTAL, "Records without a vc clock header received by a task"
                     + " that orders across channels: delivered without any ordering guarantee", t),
                     new CumulativeSum());
-            deadLettered = sensor(topic + "-records-dead-lettered-total", Sensor.RecordingLevel.INFO);
-            deadLettered.add(name("records-dead-lettered-total", "Records of this source channel written to the"
+            deadLettered = sensor(topic + "-" + MetricNames.RECORDS_DEAD_LETTERED_TOTAL, Sensor.RecordingLevel.INFO);
+            deadLettered.add(name(MetricNames.RECORDS_DEAD_LETTERED_TOTAL, "Records of this source channel written to the"
                     + " dead-letter topic", t), new CumulativeSum());
         }
     }
@@ -194,7 +194,7 @@ final class StageMetrics {
     }
 
     private static MetricName name(String metric, String description, Map<String, String> t) {
-        return new MetricName(metric, GROUP, description, t);
+        return new MetricName(metric, MetricNames.GROUP, description, t);
     }
 
     /**

@@ -215,7 +215,7 @@ final class TestKafka {
     /** The sum over this instance's tasks of one {@code vc-metrics} metric; empty while none is registered. */
     static OptionalDouble vcMetric(CausalStreams streams, String name) {
         List<Double> values = streams.metrics().entrySet().stream()
-                .filter(e -> e.getKey().group().equals(StageMetrics.GROUP) && e.getKey().name().equals(name)
+                .filter(e -> e.getKey().group().equals(MetricNames.GROUP) && e.getKey().name().equals(name)
                         && !e.getKey().tags().containsKey("topic"))
                 .map(e -> ((Number) e.getValue().metricValue()).doubleValue())
                 .toList();

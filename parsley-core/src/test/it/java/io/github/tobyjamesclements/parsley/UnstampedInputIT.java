@@ -92,7 +92,7 @@ class UnstampedInputIT {
         List<Double> values = streams.metrics().entrySet().stream()
                 .filter(e -> {
                     MetricName name = e.getKey();
-                    return name.group().equals(StageMetrics.GROUP) && name.name().equals("records-unstamped-total")
+                    return name.group().equals(MetricNames.GROUP) && name.name().equals("records-unstamped-total")
                             && stage.equals(name.tags().get("stage")) && topic.equals(name.tags().get("topic"));
                 })
                 .map(e -> ((Number) e.getValue().metricValue()).doubleValue())

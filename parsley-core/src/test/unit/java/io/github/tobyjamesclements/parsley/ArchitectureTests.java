@@ -48,7 +48,7 @@ class ArchitectureTests {
             "ClusterConnectionException", "ClusterConnectionException$Reason",
             // observability
             "HeldRecord", "HeldRecord$UnmetClaim", "HeldRecord$Diagnosis", "CausalHeaders", "CorruptClockException",
-            "DeliveryObserver", "DeliveryObserver$Scope", "DeliveryObserver$Delivered",
+            "DeliveryObserver", "DeliveryObserver$Scope", "DeliveryObserver$Delivered", "MetricNames",
             // failures callers act on
             "TopicAccessException",
             // poison records

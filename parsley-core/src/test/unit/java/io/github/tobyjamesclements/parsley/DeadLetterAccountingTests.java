@@ -126,7 +126,7 @@ class DeadLetterAccountingTests {
         for (Map.Entry<MetricName, ? extends Metric> e : d.metrics().entrySet()) {
             MetricName n = e.getKey();
             String t = n.tags().get("topic");
-            if (n.group().equals(StageMetrics.GROUP) && n.name().equals(name)
+            if (n.group().equals(MetricNames.GROUP) && n.name().equals(name)
                     && (topic == null ? t == null : topic.equals(t))) {
                 sum += ((Number) e.getValue().metricValue()).doubleValue();
             }

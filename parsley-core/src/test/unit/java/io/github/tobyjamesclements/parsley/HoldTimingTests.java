@@ -156,7 +156,7 @@ class HoldTimingTests {
         return driver.metrics().entrySet().stream()
                 .filter(e -> {
                     MetricName n = e.getKey();
-                    return n.group().equals(StageMetrics.GROUP) && n.name().equals(name)
+                    return n.group().equals(MetricNames.GROUP) && n.name().equals(name)
                             && (topic == null ? !n.tags().containsKey("topic") : topic.equals(n.tags().get("topic")));
                 })
                 .mapToDouble(e -> ((Number) e.getValue().metricValue()).doubleValue())

@@ -5,7 +5,7 @@ import io.github.tobyjamesclements.parsley.DeadLetterReport;
 import io.github.tobyjamesclements.parsley.HeldRecord;
 import io.github.tobyjamesclements.parsley.Parsley;
 import io.github.tobyjamesclements.parsley.Stage;
-import io.github.tobyjamesclements.parsley.spring.autoconfigure.ParsleyStatus;
+import io.github.tobyjamesclements.parsley.spring.lifecycle.ParsleyStatus;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

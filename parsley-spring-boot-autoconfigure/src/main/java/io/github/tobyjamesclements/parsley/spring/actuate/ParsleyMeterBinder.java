@@ -1,6 +1,7 @@
 package io.github.tobyjamesclements.parsley.spring.actuate;
 
 import io.github.tobyjamesclements.parsley.CausalStreams;
+import io.github.tobyjamesclements.parsley.MetricNames;
 import io.github.tobyjamesclements.parsley.Parsley;
 import io.github.tobyjamesclements.parsley.Stage;
 import io.micrometer.core.instrument.FunctionCounter;
@@ -37,7 +38,6 @@ import org.jspecify.annotations.Nullable;
  */
 public class ParsleyMeterBinder implements MeterBinder, KafkaStreams.StateListener {
 
-    private static final String GROUP = "vc-metrics";
     private static final Set<String> CLIENT_GROUPS = Set.of("stream-metrics", "stream-thread-metrics");
 
     private final CausalStreams streams;
@@ -62,26 +62,27 @@ public class ParsleyMeterBinder implements MeterBinder, KafkaStreams.StateListen
         for (Stage stage : parsley.stages()) {
             Tags tags = Tags.of("application", parsley.applicationId(), "stage", stage.name());
             gauge(registry, "parsley.records.held", "Records held across the stage's local queues", tags,
-                    stage.name(), "records-held", Double::sum);
+                    stage.name(), MetricNames.RECORDS_HELD, Double::sum);
             gauge(registry, "parsley.records.held.age.max", "Milliseconds the longest-gating head has been held",
-                    tags, stage.name(), "records-held-age-max-ms", Math::max);
+                    tags, stage.name(), MetricNames.RECORDS_HELD_AGE_MAX_MS, Math::max);
             gauge(registry, "parsley.stamp.offset.entries", "Offset entries of the widest stamp", tags, stage.name(),
-                    "stamp-offset-entries", Math::max);
+                    MetricNames.STAMP_OFFSET_ENTRIES, Math::max);
             gauge(registry, "parsley.stamp.sequence.entries", "Unresolved sequence entries of the widest stamp",
-                    tags, stage.name(), "stamp-sequence-entries", Math::max);
+                    tags, stage.name(), MetricNames.STAMP_SEQUENCE_ENTRIES, Math::max);
             gauge(registry, "parsley.topics.unresolvable",
                     "Topics the stage's clocks claim that it cannot resolve (deleted, or not visible to its principal);"
-                    + " claims on them are kept", tags, stage.name(), "unresolvable-topics", Math::max);
+                    + " claims on them are kept", tags, stage.name(), MetricNames.UNRESOLVABLE_TOPICS, Math::max);
             counter(registry, "parsley.records.delivered", "Records released through the gate", tags, stage.name(),
-                    "records-delivered-total");
+                    MetricNames.RECORDS_DELIVERED_TOTAL);
             counter(registry, "parsley.replays.skipped", "Records dropped by the replay guard", tags, stage.name(),
-                    "replays-skipped-total");
+                    MetricNames.REPLAYS_SKIPPED_TOTAL);
             counter(registry, "parsley.truncation.sweeps.skipped", "Failed truncation sweeps", tags, stage.name(),
-                    "truncation-sweeps-skipped-total");
-            counter(registry, "parsley.ticks.emitted", "Ticks emitted", tags, stage.name(), "ticks-emitted-total");
+                    MetricNames.TRUNCATION_SWEEPS_SKIPPED_TOTAL);
+            counter(registry, "parsley.ticks.emitted", "Ticks emitted", tags, stage.name(),
+                    MetricNames.TICKS_EMITTED_TOTAL);
             for (String topic : stage.sourceTopics()) {
                 FunctionCounter.builder("parsley.records.unstamped", streams,
-                        s -> aggregate(s, stage.name(), topic, "records-unstamped-total", Double::sum))
+                        s -> aggregate(s, stage.name(), topic, MetricNames.RECORDS_UNSTAMPED_TOTAL, Double::sum))
                         .description("Records without a vc clock header received by a stage that orders across"
                                 + " channels; they are delivered without any ordering guarantee")
                         .tags(tags.and("topic", topic)).register(registry);
@@ -91,23 +92,23 @@ public class ParsleyMeterBinder implements MeterBinder, KafkaStreams.StateListen
             }
         }
         applicationMax(registry, "parsley.application.records.held.age.max",
-                "Milliseconds the oldest record held by any stage has been held", "records-held-age-max-ms");
+                "Milliseconds the oldest record held by any stage has been held", MetricNames.RECORDS_HELD_AGE_MAX_MS);
         applicationMax(registry, "parsley.application.stamp.offset.entries", "Offset entries of the widest stamp of"
-                + " any stage", "stamp-offset-entries");
+                + " any stage", MetricNames.STAMP_OFFSET_ENTRIES);
         applicationMax(registry, "parsley.application.stamp.sequence.entries", "Unresolved sequence entries of the"
-                + " widest stamp of any stage", "stamp-sequence-entries");
+                + " widest stamp of any stage", MetricNames.STAMP_SEQUENCE_ENTRIES);
         applicationMax(registry, "parsley.application.topics.unresolvable", "Most topics any stage's clocks claim"
-                + " that it cannot resolve", "unresolvable-topics");
+                + " that it cannot resolve", MetricNames.UNRESOLVABLE_TOPICS);
         refresh();
     }
 
     /** One counter per source topic (and tick topic) of the stage, from the per-topic Streams metric. */
     private void deadLettered(MeterRegistry registry, Tags tags, Stage stage) {
         List<String> topics = new ArrayList<>(stage.sourceTopics());
-        stage.tickInterval().ifPresent(t -> topics.add(parsley.applicationId() + "-" + stage.name() + "-ticks"));
+        stage.tickInterval().ifPresent(t -> topics.add(stage.tickTopic(parsley.applicationId())));
         for (String topic : topics) {
             FunctionCounter.builder("parsley.records.dead.lettered", streams,
-                    s -> aggregate(s, stage.name(), topic, "records-dead-lettered-total", Double::sum))
+                    s -> aggregate(s, stage.name(), topic, MetricNames.RECORDS_DEAD_LETTERED_TOTAL, Double::sum))
                     .description("Records of the topic written to the dead-letter topic instead of failing the stage")
                     .tags(tags.and("topic", topic)).register(registry);
         }
@@ -167,9 +168,10 @@ public class ParsleyMeterBinder implements MeterBinder, KafkaStreams.StateListen
         double out = 0;
         for (Map.Entry<MetricName, ? extends Metric> e : streams.metrics().entrySet()) {
             MetricName n = e.getKey();
-            if (n.group().equals(GROUP) && n.name().equals(metric)
-                    && (stage == null || stage.equals(n.tags().get("stage")))
-                    && (topic == null ? !n.tags().containsKey("topic") : topic.equals(n.tags().get("topic")))) {
+            if (n.group().equals(MetricNames.GROUP) && n.name().equals(metric)
+                    && (stage == null || stage.equals(n.tags().get(MetricNames.STAGE_TAG)))
+                    && (topic == null ? !n.tags().containsKey(MetricNames.TOPIC_TAG)
+                            : topic.equals(n.tags().get(MetricNames.TOPIC_TAG)))) {
                 double v = value(e.getValue());
                 if (!Double.isNaN(v)) {
                     out = combine.applyAsDouble(out, v);

@@ -2,6 +2,7 @@ package io.github.tobyjamesclements.parsley.spring.autoconfigure;
 
 import io.github.tobyjamesclements.parsley.Emission;
 import io.github.tobyjamesclements.parsley.Message;
+import io.github.tobyjamesclements.parsley.Stage;
 import io.github.tobyjamesclements.parsley.Step;
 import io.github.tobyjamesclements.parsley.Tick;
 import io.github.tobyjamesclements.parsley.spring.CausalFold;
@@ -17,7 +18,6 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.factory.config.BeanDefinition;
@@ -35,7 +35,6 @@ import org.springframework.util.ReflectionUtils;
  */
 final class CausalMethodScanner {
 
-    private static final Pattern STAGE_NAME = Pattern.compile("[a-zA-Z0-9-]+");
     private static final List<Class<? extends Annotation>> ANNOTATIONS = List.of(CausalHandler.class,
             CausalFold.class, CausalTick.class);
 
@@ -145,10 +144,22 @@ final class CausalMethodScanner {
         }
 
         void stageName(String stage) {
-            String suggestion = stage.replaceAll("[^a-zA-Z0-9-]+", "-").replaceAll("^-+|-+$", "");
-            check(STAGE_NAME.matcher(stage).matches(), "its stage name '" + stage + "' does not match [a-zA-Z0-9-]+",
+            check(Stage.isValidName(stage), "its stage name '" + stage + "' does not match " + Stage.NAME_RULE,
                     "Name the stage with letters, digits and hyphens only, such as '"
-                            + (suggestion.isEmpty() ? "my-stage" : suggestion) + "'.");
+                            + suggestion(stage) + "'.");
+        }
+
+        /**
+         * The name with each character the core's rule refuses turned into a hyphen, runs of hyphens
+         * collapsed and end hyphens dropped. Asks the core character by character rather than
+         * copying its character class.
+         */
+        private static String suggestion(String stage) {
+            StringBuilder out = new StringBuilder();
+            stage.codePoints().mapToObj(Character::toString)
+                    .forEach(c -> out.append(Stage.isValidName(c) ? c : "-"));
+            String name = out.toString().replaceAll("-{2,}", "-").replaceAll("^-|-$", "");
+            return name.isEmpty() ? "my-stage" : name;
         }
 
         void emissionsReturn() {

@@ -3,6 +3,7 @@ package io.github.tobyjamesclements.parsley.spring.autoconfigure;
 import io.github.tobyjamesclements.parsley.CausalStreams;
 import io.github.tobyjamesclements.parsley.Parsley;
 import io.github.tobyjamesclements.parsley.spring.actuate.ParsleyHealthIndicator;
+import io.github.tobyjamesclements.parsley.spring.lifecycle.ParsleyStatus;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;

@@ -1,5 +1,7 @@
 package io.github.tobyjamesclements.parsley.spring.autoconfigure;
 
+import io.github.tobyjamesclements.parsley.Parsley;
+import io.github.tobyjamesclements.parsley.Stage;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -8,7 +10,10 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
  * Parsley's own settings. Kafka connection, security and Kafka Streams settings stay under
- * {@code spring.kafka.*} and {@code spring.kafka.streams.*}.
+ * {@code spring.kafka.*} and {@code spring.kafka.streams.*}. Defaults that the core also applies are
+ * read from it ({@link Stage#DEFAULT_TRUNCATION_INTERVAL}, {@link Stage#DEFAULT_HOLD_WARNING},
+ * {@link Parsley#DEFAULT_STARTUP_CHECK_TIMEOUT}); their documented defaults live in
+ * {@code additional-spring-configuration-metadata.json}, which a test holds to the core's values.
  */
 @ConfigurationProperties("parsley")
 public class ParsleyProperties {
@@ -23,10 +28,10 @@ public class ParsleyProperties {
     private @Nullable String applicationId;
 
     /** Time between truncations of clocks to the log starts of the channels they name. */
-    private Duration truncationInterval = Duration.ofMinutes(10);
+    private Duration truncationInterval = Stage.DEFAULT_TRUNCATION_INTERVAL;
 
     /** Time a record may stay held before a warning is logged; zero disables the warning. */
-    private Duration holdWarningAfter = Duration.ofSeconds(30);
+    private Duration holdWarningAfter = Stage.DEFAULT_HOLD_WARNING;
 
     /** Longest time to wait for the Streams client to close on shutdown. */
     private Duration closeTimeout = Duration.ofSeconds(20);
@@ -51,7 +56,7 @@ public class ParsleyProperties {
      * Longest time the startup check waits for the Kafka cluster to answer, before topics are
      * created or resolved; zero turns the check off.
      */
-    private Duration startupCheckTimeout = Duration.ofSeconds(15);
+    private Duration startupCheckTimeout = Parsley.DEFAULT_STARTUP_CHECK_TIMEOUT;
 
     /** Per-stage overrides, keyed by stage name. */
     private final Map<String, StageSettings> stages = new LinkedHashMap<>();

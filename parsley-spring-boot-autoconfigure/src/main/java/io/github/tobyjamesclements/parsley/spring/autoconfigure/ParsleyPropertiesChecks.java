@@ -1,8 +1,8 @@
 package io.github.tobyjamesclements.parsley.spring.autoconfigure;
 
+import io.github.tobyjamesclements.parsley.Parsley;
 import java.time.Duration;
 import java.util.Collection;
-import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 
@@ -14,17 +14,15 @@ import org.springframework.boot.context.properties.source.InvalidConfigurationPr
  */
 final class ParsleyPropertiesChecks {
 
-    private static final Pattern APPLICATION_ID = Pattern.compile("[a-zA-Z0-9._-]+");
-
     private ParsleyPropertiesChecks() {
     }
 
     /** Checks an application id where it was read, so the failure names the property that supplied it. */
     static String applicationId(String property, String value) {
-        if (!APPLICATION_ID.matcher(value).matches()) {
-            throw new InvalidConfigurationPropertyValueException(property, value, "An application id may contain"
-                    + " only letters, digits, '.', '_' and '-': it names the consumer group, changelog and tick"
-                    + " topics");
+        if (!Parsley.isValidApplicationId(value)) {
+            throw new InvalidConfigurationPropertyValueException(property, value, "An application id must match "
+                    + Parsley.APPLICATION_ID_RULE + " (letters, digits, '.', '_' and '-'): it names the consumer"
+                    + " group, changelog and tick topics");
         }
         return value;
     }

@@ -2,13 +2,14 @@ package io.github.tobyjamesclements.parsley.spring.autoconfigure;
 
 import io.github.tobyjamesclements.parsley.CausalStreams;
 import io.github.tobyjamesclements.parsley.Parsley;
+import io.github.tobyjamesclements.parsley.spring.lifecycle.ParsleyLifecycle;
+import io.github.tobyjamesclements.parsley.spring.lifecycle.ParsleyStatus;
 import java.time.Duration;
 import java.util.Properties;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.beans.BeansException;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -23,7 +24,10 @@ import org.springframework.kafka.security.jaas.KafkaJaasLoginModuleInitializer;
 
 /**
  * Auto-configuration for the running Parsley application: a {@link CausalStreams} built from Boot's
- * Kafka settings with {@code exactly_once_v2} enforced, managed by a {@link ParsleyLifecycle}.
+ * Kafka settings with {@code exactly_once_v2} enforced, managed by a {@link ParsleyLifecycle}. Each
+ * job has its own bean or collaborator: the settings ({@code ParsleyStreamsSettings}), topic
+ * creation ({@code TopicProvisioner}, with {@code parsley.topics.create}), the state listener fan-out
+ * ({@code StateListenerFanOut}) and the recording exception handler ({@link ParsleyStatus}).
  *
  * @since 0.1.0
  */
@@ -45,51 +49,48 @@ public final class ParsleyStreamsAutoConfiguration {
         return new ParsleyStatus();
     }
 
-    @Bean(destroyMethod = "")
-    @ConditionalOnMissingBean
-    CausalStreams causalStreams(Parsley parsley, ParsleyProperties properties, KafkaProperties kafka,
-            KafkaConnectionDetails connectionDetails, ParsleyStatus status,
-            ObjectProvider<StreamsUncaughtExceptionHandler> handler,
-            ObjectProvider<KafkaStreams.StateListener> listeners,
-            ObjectProvider<KafkaJaasLoginModuleInitializer> jaas, ObjectProvider<ParsleyStreamsCustomizer> customizers,
-            ListableBeanFactory beanFactory) {
+    /** Boot's Kafka settings after the customizers, shared by provisioning and the application. */
+    @Bean
+    @ConditionalOnMissingBean(CausalStreams.class)
+    ParsleyStreamsSettings parsleyStreamsSettings(Parsley parsley, KafkaProperties kafka,
+            KafkaConnectionDetails connectionDetails, ObjectProvider<KafkaJaasLoginModuleInitializer> jaas,
+            ObjectProvider<ParsleyStreamsCustomizer> customizers, ListableBeanFactory beanFactory) {
         // Parsley connects while the context is still creating beans, but Spring installs the login
         // of spring.kafka.jaas.* only after every singleton exists: install it now. Spring's own
         // call later wraps this one with the same entry.
         jaas.ifAvailable(KafkaJaasLoginModuleInitializer::afterSingletonsInstantiated);
         Properties config = StreamsConfigurationFactory.build(kafka, connectionDetails);
-        StreamsCustomizers.apply(beanFactory, customizers, config, parsley.applicationId());
-        // After the customizers, which may change the connection or security settings.
-        Parsley checked = parsley.withStartupCheckTimeout(properties.getStartupCheckTimeout());
-        checked.checkCluster(config);
-        if (properties.getTopics().isCreate()) {
-            TopicProvisioner.provision(parsley, config, properties.getTopics());
-        }
-        // Checked above, before provisioning talked to the cluster; once is enough.
-        CausalStreams streams = checked.withStartupCheckTimeout(Duration.ZERO).streams(config);
-        streams.setStateListener((next, previous) -> {
-            status.onChange(next, previous);
-            notify(listeners, status, next, previous);
-        });
-        StreamsUncaughtExceptionHandler user = handler.getIfUnique();
-        streams.setUncaughtExceptionHandler(e -> {
-            status.uncaught(e);
-            return user == null ? StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.SHUTDOWN_CLIENT
-                    : user.handle(e);
-        });
+        StreamsCustomizers.apply(beanFactory, customizers, config, parsley);
+        return new ParsleyStreamsSettings(config);
+    }
+
+    /** Development convenience: creates the application's topics before the application resolves them. */
+    @Bean
+    @ConditionalOnMissingBean(CausalStreams.class)
+    @ConditionalOnBooleanProperty("parsley.topics.create")
+    TopicProvisioner parsleyTopicProvisioner(Parsley parsley, ParsleyStreamsSettings settings,
+            ParsleyProperties properties) {
+        TopicProvisioner provisioner = new TopicProvisioner(
+                parsley.withStartupCheckTimeout(properties.getStartupCheckTimeout()), settings.properties(),
+                properties.getTopics());
+        provisioner.provision();
+        return provisioner;
+    }
+
+    @Bean(destroyMethod = "")
+    @ConditionalOnMissingBean
+    CausalStreams causalStreams(Parsley parsley, ParsleyStreamsSettings settings, ParsleyProperties properties,
+            ObjectProvider<TopicProvisioner> provisioner, ParsleyStatus status,
+            ObjectProvider<StreamsUncaughtExceptionHandler> handler,
+            ObjectProvider<KafkaStreams.StateListener> listeners) {
+        // Created first when enabled; it has checked the cluster already, and once is enough.
+        Duration check = provisioner.getIfAvailable() != null ? Duration.ZERO : properties.getStartupCheckTimeout();
+        CausalStreams streams = parsley.withStartupCheckTimeout(check).streams(settings.properties());
+        streams.setStateListener(new StateListenerFanOut(status, listeners));
+        streams.setUncaughtExceptionHandler(status.recordingUncaught(handler.getIfUnique()));
         log.info("Parsley application '{}' runs {} stage(s) with processing.guarantee=exactly_once_v2 and"
                 + " isolation.level=read_committed (enforced)", parsley.applicationId(), parsley.stages().size());
         return streams;
-    }
-
-    /** Fans a transition out to the listener beans, resolved lazily so listeners may depend on the streams. */
-    private static void notify(ObjectProvider<KafkaStreams.StateListener> listeners, ParsleyStatus status,
-            KafkaStreams.State next, KafkaStreams.State previous) {
-        try {
-            listeners.orderedStream().filter(l -> l != status).forEach(l -> l.onChange(next, previous));
-        } catch (BeansException e) {
-            log.debug("State listeners not notified while the context is closing: {}", e.toString());
-        }
     }
 
     @Bean

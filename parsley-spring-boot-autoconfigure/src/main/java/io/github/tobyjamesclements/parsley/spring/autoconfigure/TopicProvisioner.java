@@ -23,8 +23,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Development convenience ({@code parsley.topics.create=true}): creates missing source and sink
- * topics and the dead-letter topic, then each stage's tick topic with as many partitions as the
- * stage's widest source (protocol.md §12.5). Never alters an existing topic, and never asks to
+ * topics and the dead-letter topic, then each stage's tick topic, named and sized by the core
+ * ({@link Stage#tickTopic}, {@link Stage#tickPartitions}: as wide as the stage's widest source,
+ * protocol.md §12.5). Never alters an existing topic, and never asks to
  * create one that exists, so topics created beforehand need only Describe. A denied describe or
  * create fails startup naming the topic and the ACL the application's principal lacks.
  */
@@ -32,10 +33,22 @@ final class TopicProvisioner {
 
     private static final Logger log = LoggerFactory.getLogger(TopicProvisioner.class);
 
-    private TopicProvisioner() {
+    private final Parsley parsley;
+    private final Properties streamsProperties;
+    private final ParsleyProperties.Topics settings;
+
+    TopicProvisioner(Parsley parsley, Properties streamsProperties, ParsleyProperties.Topics settings) {
+        this.parsley = parsley;
+        this.streamsProperties = streamsProperties;
+        this.settings = settings;
     }
 
-    static void provision(Parsley parsley, Properties streamsProperties, ParsleyProperties.Topics settings) {
+    /**
+     * Checks that the cluster answers these settings (the same check {@code Parsley.streams} runs),
+     * then creates what is missing, returning once the brokers describe it.
+     */
+    void provision() {
+        parsley.checkCluster(streamsProperties);
         try (Admin admin = Admin.create(adminConfig(parsley.applicationId(), streamsProperties))) {
             Set<String> plain = new LinkedHashSet<>();
             parsley.stages().forEach(s -> {
@@ -46,9 +59,8 @@ final class TopicProvisioner {
             create(admin, plain, t -> settings.getPartitions(), settings.getReplicationFactor());
             for (Stage stage : parsley.stages()) {
                 if (stage.tickInterval().isPresent()) {
-                    int widest = stage.sourceTopics().stream().mapToInt(t -> existingPartitions(admin, t)).max()
-                            .orElse(1);
-                    create(admin, Set.of(parsley.applicationId() + "-" + stage.name() + "-ticks"), t -> widest,
+                    int width = stage.tickPartitions(t -> existingPartitions(admin, t));
+                    create(admin, Set.of(stage.tickTopic(parsley.applicationId())), t -> width,
                             settings.getReplicationFactor());
                 }
             }

@@ -4,7 +4,7 @@ package io.github.tobyjamesclements.parsley.docs.shop;
 import io.github.tobyjamesclements.parsley.CausalStreams;
 import io.github.tobyjamesclements.parsley.spring.CausalState;
 import io.github.tobyjamesclements.parsley.spring.ParsleyCodecs;
-import io.github.tobyjamesclements.parsley.spring.autoconfigure.ParsleyLifecycle;
+import io.github.tobyjamesclements.parsley.spring.lifecycle.ParsleyLifecycle;
 import java.time.Duration;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;

@@ -11,6 +11,8 @@ import io.github.tobyjamesclements.parsley.spring.actuate.ParsleyEndpoint;
 import io.github.tobyjamesclements.parsley.spring.actuate.ParsleyHealthIndicator;
 import io.github.tobyjamesclements.parsley.spring.actuate.ParsleyMeterBinder;
 import io.github.tobyjamesclements.parsley.spring.diagnostics.MissingApplicationIdException;
+import io.github.tobyjamesclements.parsley.spring.lifecycle.ParsleyLifecycle;
+import io.github.tobyjamesclements.parsley.spring.lifecycle.ParsleyStatus;
 import java.time.Duration;
 import java.util.List;
 import org.apache.kafka.streams.KafkaStreams;

@@ -7,6 +7,7 @@ import io.github.tobyjamesclements.parsley.CausalStreams;
 import io.github.tobyjamesclements.parsley.Message;
 import io.github.tobyjamesclements.parsley.Topic;
 import io.github.tobyjamesclements.parsley.spring.CausalHandler;
+import io.github.tobyjamesclements.parsley.spring.lifecycle.ParsleyLifecycle;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;

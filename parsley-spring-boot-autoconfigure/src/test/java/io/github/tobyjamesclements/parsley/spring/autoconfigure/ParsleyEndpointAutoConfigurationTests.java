@@ -11,8 +11,6 @@ import io.github.tobyjamesclements.parsley.spring.actuate.ParsleyEndpoint.Source
 import io.github.tobyjamesclements.parsley.spring.actuate.ParsleyEndpoint.StageDescriptor;
 import java.nio.file.Path;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
@@ -21,15 +19,13 @@ import org.springframework.boot.kafka.autoconfigure.KafkaAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
-import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
 
 /**
  * Tests for {@link ParsleyEndpointAutoConfiguration} and what the {@code parsley} endpoint shows,
- * on a real {@link CausalStreams} over the in-JVM broker.
+ * without a broker: the application is a real {@link CausalStreams} that is never started
+ * ({@link TestShop#UNSTARTED}).
  */
 class ParsleyEndpointAutoConfigurationTests {
-
-    private static EmbeddedKafkaKraftBroker broker;
 
     @TempDir
     static Path stateDir;
@@ -38,30 +34,19 @@ class ParsleyEndpointAutoConfigurationTests {
             .withConfiguration(AutoConfigurations.of(KafkaAutoConfiguration.class, ParsleyAutoConfiguration.class,
                     ParsleyStreamsAutoConfiguration.class, ParsleyEndpointAutoConfiguration.class))
             .withUserConfiguration(TestShop.Topics.class)
-            .withPropertyValues("spring.application.name=shop",
-                    "spring.kafka.bootstrap-servers=" + broker.getBrokersAsString(),
-                    "spring.kafka.streams.state-dir=" + stateDir, "spring.kafka.streams.auto-startup=false",
+            .withPropertyValues("spring.application.name=shop", "spring.kafka.streams.state-dir=" + stateDir,
+                    "spring.kafka.streams.auto-startup=false",
                     "management.endpoints.web.exposure.include=parsley");
-
-    @BeforeAll
-    static void startBroker() {
-        broker = EosBroker.start();
-    }
-
-    @AfterAll
-    static void stopBroker() {
-        broker.destroy();
-    }
 
     @Test
     void createsTheEndpointWhenExposed() {
-        contextRunner.withUserConfiguration(TestShop.STAGES)
+        contextRunner.withUserConfiguration(TestShop.UNSTARTED)
                 .run(context -> assertThat(context).hasSingleBean(ParsleyEndpoint.class));
     }
 
     @Test
     void describesTheStagesTheTopologyAndTheHolds() {
-        contextRunner.withUserConfiguration(TestShop.STAGES).run(context -> {
+        contextRunner.withUserConfiguration(TestShop.UNSTARTED).run(context -> {
             ParsleyDescriptor descriptor = context.getBean(ParsleyEndpoint.class).parsley();
             assertThat(descriptor.getApplicationId()).isEqualTo("shop");
             assertThat(descriptor.getState()).isEqualTo("CREATED");
@@ -82,7 +67,7 @@ class ParsleyEndpointAutoConfigurationTests {
 
     @Test
     void createsNoEndpointWhenNotExposed() {
-        contextRunner.withUserConfiguration(TestShop.STAGES)
+        contextRunner.withUserConfiguration(TestShop.UNSTARTED)
                 .withPropertyValues("management.endpoints.web.exposure.include=health")
                 .run(context -> assertThat(context).hasSingleBean(CausalStreams.class)
                         .doesNotHaveBean(ParsleyEndpoint.class));
@@ -90,14 +75,14 @@ class ParsleyEndpointAutoConfigurationTests {
 
     @Test
     void createsNoEndpointWhenAccessIsNone() {
-        contextRunner.withUserConfiguration(TestShop.STAGES)
+        contextRunner.withUserConfiguration(TestShop.UNSTARTED)
                 .withPropertyValues("management.endpoint.parsley.access=NONE")
                 .run(context -> assertThat(context).doesNotHaveBean(ParsleyEndpoint.class));
     }
 
     @Test
     void backsOffForUserEndpoint() {
-        contextRunner.withUserConfiguration(TestShop.STAGES)
+        contextRunner.withUserConfiguration(TestShop.UNSTARTED)
                 .withUserConfiguration(UserEndpointConfiguration.class).run(context -> {
             assertThat(context).hasSingleBean(ParsleyEndpoint.class);
             assertThat(context.getBean(ParsleyEndpoint.class))
@@ -107,7 +92,7 @@ class ParsleyEndpointAutoConfigurationTests {
 
     @Test
     void backsOffWithoutActuator() {
-        contextRunner.withUserConfiguration(TestShop.STAGES)
+        contextRunner.withUserConfiguration(TestShop.UNSTARTED)
                 .withClassLoader(new FilteredClassLoader(ConditionalOnAvailableEndpoint.class))
                 .run(context -> assertThat(context).hasNotFailed().hasSingleBean(CausalStreams.class)
                         .doesNotHaveBean(ParsleyEndpoint.class));

@@ -2,23 +2,13 @@ package io.github.tobyjamesclements.parsley.spring.autoconfigure;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.tobyjamesclements.parsley.CausalClock;
 import io.github.tobyjamesclements.parsley.CausalStreams;
 import io.github.tobyjamesclements.parsley.spring.actuate.ParsleyHealthIndicator;
+import io.github.tobyjamesclements.parsley.spring.lifecycle.ParsleyLifecycle;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.assertj.core.api.InstanceOfAssertFactories;
-import org.awaitility.Awaitility;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -32,15 +22,13 @@ import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.kafka.autoconfigure.KafkaAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
-import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
 
 /**
  * Tests for {@link ParsleyHealthContributorAutoConfiguration} and the {@code parsley} health it
- * reports, on a real {@link CausalStreams} over the in-JVM broker.
+ * reports, without a broker: the application is a real {@link CausalStreams} that is never started
+ * ({@link TestShop#UNSTARTED}). What it reports while running is in {@link ParsleyActuatorIT}.
  */
 class ParsleyHealthContributorAutoConfigurationTests {
-
-    private static EmbeddedKafkaKraftBroker broker;
 
     @TempDir
     static Path stateDir;
@@ -50,32 +38,20 @@ class ParsleyHealthContributorAutoConfigurationTests {
                     ParsleyStreamsAutoConfiguration.class, ParsleyHealthContributorAutoConfiguration.class,
                     HealthContributorAutoConfiguration.class))
             .withUserConfiguration(TestShop.Topics.class)
-            .withPropertyValues("spring.application.name=shop",
-                    "spring.kafka.bootstrap-servers=" + broker.getBrokersAsString(),
-                    "spring.kafka.streams.state-dir=" + stateDir, "spring.kafka.streams.auto-startup=false",
-                    "spring.kafka.streams.properties.commit.interval.ms=100", "parsley.topics.create=true",
+            .withPropertyValues("spring.application.name=shop", "spring.kafka.streams.state-dir=" + stateDir,
+                    "spring.kafka.streams.auto-startup=false",
                     "parsley.close-timeout=10s");
-
-    @BeforeAll
-    static void startBroker() {
-        broker = EosBroker.start();
-    }
-
-    @AfterAll
-    static void stopBroker() {
-        broker.destroy();
-    }
 
     @Test
     void createsTheParsleyHealthContributor() {
-        contextRunner.withUserConfiguration(TestShop.STAGES).run(context -> {
+        contextRunner.withUserConfiguration(TestShop.UNSTARTED).run(context -> {
             assertThat(context).hasSingleBean(ParsleyHealthIndicator.class).hasBean("parsleyHealthContributor");
         });
     }
 
     @Test
     void reportsUnknownWithDetailsBeforeTheApplicationStarts() {
-        contextRunner.withUserConfiguration(TestShop.STAGES).run(context -> {
+        contextRunner.withUserConfiguration(TestShop.UNSTARTED).run(context -> {
             Health health = context.getBean(ParsleyHealthIndicator.class).health();
             assertThat(health.getStatus()).isEqualTo(Status.UNKNOWN);
             assertThat(health.getDetails()).containsEntry("state", "CREATED").containsEntry("applicationId", "shop")
@@ -89,7 +65,7 @@ class ParsleyHealthContributorAutoConfigurationTests {
 
     @Test
     void reportsDownOnceTheApplicationIsClosed() {
-        contextRunner.withUserConfiguration(TestShop.STAGES).run(context -> {
+        contextRunner.withUserConfiguration(TestShop.UNSTARTED).run(context -> {
             context.getBean(ParsleyLifecycle.class).destroy();
             Health health = context.getBean(ParsleyHealthIndicator.class).health();
             assertThat(health.getStatus()).isEqualTo(Status.DOWN);
@@ -98,56 +74,8 @@ class ParsleyHealthContributorAutoConfigurationTests {
     }
 
     @Test
-    void reportsUpWithTasksWhileRunning() {
-        contextRunner.withUserConfiguration(TestShop.STAGES)
-                .withPropertyValues("spring.kafka.streams.auto-startup=true", "parsley.application-id=shop-up")
-                .run(context -> {
-                    ParsleyHealthIndicator indicator = context.getBean(ParsleyHealthIndicator.class);
-                    Awaitility.await().atMost(Duration.ofSeconds(90))
-                            .until(() -> "RUNNING".equals(indicator.health().getDetails().get("state")));
-                    Health health = indicator.health();
-                    assertThat(health.getStatus()).isEqualTo(Status.UP);
-                    assertThat(health.getDetails()).containsEntry("state", "RUNNING");
-                    assertThat(health.getDetails().get("tasks")).asInstanceOf(InstanceOfAssertFactories.LIST)
-                            .isNotEmpty();
-                });
-    }
-
-    @Test
-    void reportsDownWhileAHoldIsOlderThanTheThresholdWhenDownOnStall() throws Exception {
-        contextRunner.withUserConfiguration(TestShop.STAGES)
-                .withPropertyValues("spring.kafka.streams.auto-startup=true", "parsley.application-id=shop-stall",
-                "parsley.health.hold-age-threshold=1s", "parsley.health.down-on-stall=true").run(context -> {
-                    ParsleyHealthIndicator indicator = context.getBean(ParsleyHealthIndicator.class);
-                    Awaitility.await().atMost(Duration.ofSeconds(90))
-                            .until(() -> indicator.health().getStatus().equals(Status.UP));
-                    try (Admin admin = Admin.create(Map.of("bootstrap.servers", broker.getBrokersAsString()));
-                            KafkaProducer<String, String> orders = producer("stall-orders");
-                            KafkaProducer<String, String> payments = producer(null)) {
-                        CausalClock clock = new CausalClock(admin);
-                        orders.initTransactions();
-                        orders.beginTransaction();
-                        clock.recordProduced(orders.send(new ProducerRecord<>("orders", "c1", "o1")).get());
-                        ProducerRecord<String, String> payment = new ProducerRecord<>("payments", "c1", "p1");
-                        clock.stamp(payment.headers());
-                        payments.send(payment).get();
-                        Awaitility.await().atMost(Duration.ofSeconds(60))
-                                .until(() -> indicator.health().getStatus().equals(Status.DOWN));
-                        @SuppressWarnings("unchecked")
-                        Map<String, Object> holds = (Map<String, Object>) indicator.health().getDetails().get("holds");
-                        assertThat(holds).containsEntry("count", 1).containsEntry("stalled", true)
-                                .containsEntry("diagnosis", "vc-hold-not-fetched");
-                        assertThat(indicator.health().getDetails()).containsEntry("state", "RUNNING");
-                        orders.commitTransaction();
-                    }
-                    Awaitility.await().atMost(Duration.ofSeconds(60))
-                            .until(() -> indicator.health().getStatus().equals(Status.UP));
-                });
-    }
-
-    @Test
     void backsOffForAUserBeanNamedParsleyHealthIndicator() {
-        contextRunner.withUserConfiguration(TestShop.STAGES)
+        contextRunner.withUserConfiguration(TestShop.UNSTARTED)
                 .withBean("parsleyHealthIndicator", HealthIndicator.class, () -> () -> Health.up().build())
                 .run(context -> assertThat(context).doesNotHaveBean(ParsleyHealthIndicator.class)
                         .hasBean("parsleyHealthIndicator"));
@@ -155,7 +83,7 @@ class ParsleyHealthContributorAutoConfigurationTests {
 
     @Test
     void backsOffForAUserBeanNamedParsleyHealthContributor() {
-        contextRunner.withUserConfiguration(TestShop.STAGES)
+        contextRunner.withUserConfiguration(TestShop.UNSTARTED)
                 .withBean("parsleyHealthContributor", HealthContributor.class,
                 () -> CompositeHealthContributor.fromMap(Map.of("mine", (HealthIndicator) () -> Health.up().build())))
                 .run(context -> assertThat(context).doesNotHaveBean(ParsleyHealthIndicator.class)
@@ -164,7 +92,7 @@ class ParsleyHealthContributorAutoConfigurationTests {
 
     @Test
     void isOffWhenTheParsleyHealthIndicatorIsDisabled() {
-        contextRunner.withUserConfiguration(TestShop.STAGES)
+        contextRunner.withUserConfiguration(TestShop.UNSTARTED)
                 .withPropertyValues("management.health.parsley.enabled=false")
                 .run(context -> assertThat(context).hasSingleBean(CausalStreams.class)
                         .doesNotHaveBean(ParsleyHealthIndicator.class));
@@ -194,19 +122,10 @@ class ParsleyHealthContributorAutoConfigurationTests {
 
     @Test
     void backsOffWithoutActuatorHealth() {
-        contextRunner.withUserConfiguration(TestShop.STAGES)
+        contextRunner.withUserConfiguration(TestShop.UNSTARTED)
                 .withClassLoader(new FilteredClassLoader(HealthIndicator.class,
                         ConditionalOnEnabledHealthIndicator.class))
                 .run(context -> assertThat(context).hasNotFailed().hasSingleBean(CausalStreams.class)
                         .doesNotHaveBean(ParsleyHealthIndicator.class));
-    }
-
-    private static KafkaProducer<String, String> producer(String transactionalId) {
-        Map<String, Object> config = new HashMap<>();
-        config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.getBrokersAsString());
-        if (transactionalId != null) {
-            config.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId);
-        }
-        return new KafkaProducer<>(config, new StringSerializer(), new StringSerializer());
     }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.tobyjamesclements.parsley.CausalClock;
 import io.github.tobyjamesclements.parsley.CausalStreams;
+import io.github.tobyjamesclements.parsley.spring.lifecycle.ParsleyLifecycle;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;

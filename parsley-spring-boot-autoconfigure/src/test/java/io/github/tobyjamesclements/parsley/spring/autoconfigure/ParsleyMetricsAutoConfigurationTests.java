@@ -6,18 +6,7 @@ import io.github.tobyjamesclements.parsley.CausalStreams;
 import io.github.tobyjamesclements.parsley.Parsley;
 import io.github.tobyjamesclements.parsley.spring.actuate.ParsleyMeterBinder;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.Tag;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.util.Map;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.LongSerializer;
-import org.apache.kafka.common.serialization.StringSerializer;
-import org.apache.kafka.streams.KafkaStreams;
-import org.awaitility.Awaitility;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -28,44 +17,31 @@ import org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.S
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
-import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
 
 /**
  * Tests for {@link ParsleyMetricsAutoConfiguration}: Parsley's meters in Boot's
- * {@link MeterRegistry}, on a real {@link CausalStreams} over the in-JVM broker.
+ * {@link MeterRegistry}, without a broker: the application is a real {@link CausalStreams} that is
+ * never started ({@link TestShop#UNSTARTED}). What the meters read while it runs is in
+ * {@link ParsleyActuatorIT}.
  */
 class ParsleyMetricsAutoConfigurationTests {
-
-    private static EmbeddedKafkaKraftBroker broker;
 
     @TempDir
     static Path stateDir;
 
-    private static final AutoConfigurations METRICS = AutoConfigurations.of(MetricsAutoConfiguration.class,
+    static final AutoConfigurations METRICS = AutoConfigurations.of(MetricsAutoConfiguration.class,
             CompositeMeterRegistryAutoConfiguration.class, SimpleMetricsExportAutoConfiguration.class);
 
     private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
             .withConfiguration(AutoConfigurations.of(KafkaAutoConfiguration.class, ParsleyAutoConfiguration.class,
                     ParsleyStreamsAutoConfiguration.class, ParsleyMetricsAutoConfiguration.class))
             .withUserConfiguration(TestShop.Topics.class)
-            .withPropertyValues("spring.application.name=shop",
-                    "spring.kafka.bootstrap-servers=" + broker.getBrokersAsString(),
-                    "spring.kafka.streams.state-dir=" + stateDir, "spring.kafka.streams.auto-startup=false",
-                    "parsley.topics.create=true");
-
-    @BeforeAll
-    static void startBroker() {
-        broker = EosBroker.start();
-    }
-
-    @AfterAll
-    static void stopBroker() {
-        broker.destroy();
-    }
+            .withPropertyValues("spring.application.name=shop", "spring.kafka.streams.state-dir=" + stateDir,
+                    "spring.kafka.streams.auto-startup=false");
 
     @Test
     void bindsParsleyMetersForEveryStage() {
-        contextRunner.withConfiguration(METRICS).withUserConfiguration(TestShop.STAGES).run(context -> {
+        contextRunner.withConfiguration(METRICS).withUserConfiguration(TestShop.UNSTARTED).run(context -> {
             assertThat(context).hasSingleBean(ParsleyMeterBinder.class);
             MeterRegistry registry = context.getBean(MeterRegistry.class);
             for (String stage : new String[] {"notifier", "totals"}) {
@@ -87,7 +63,7 @@ class ParsleyMetricsAutoConfigurationTests {
 
     @Test
     void bindsAnUnstampedCounterPerStageAndSourceTopic() {
-        contextRunner.withConfiguration(METRICS).withUserConfiguration(TestShop.STAGES).run(context -> {
+        contextRunner.withConfiguration(METRICS).withUserConfiguration(TestShop.UNSTARTED).run(context -> {
             MeterRegistry registry = context.getBean(MeterRegistry.class);
             for (String[] source : new String[][] {{"notifier", "orders"}, {"notifier", "payments"},
                     {"totals", "amounts"}}) {
@@ -97,58 +73,9 @@ class ParsleyMetricsAutoConfigurationTests {
         });
     }
 
-    /**
-     * Two running stages with stamps of different widths: the application-level meter is their
-     * maximum, while the same name summed over its {@code stage} tag (what a registry without a
-     * tag filter shows) is their sum.
-     */
-    @Test
-    void applicationMaximaAreTheMaximumOverStagesNotTheSum() {
-        contextRunner.withConfiguration(METRICS).withUserConfiguration(TestShop.STAGES)
-                .withPropertyValues("spring.kafka.streams.auto-startup=true",
-                        "spring.kafka.streams.replication-factor=1",
-                        "spring.kafka.streams.properties.commit.interval.ms=100")
-                .run(context -> {
-            CausalStreams streams = context.getBean(CausalStreams.class);
-            Awaitility.await().atMost(Duration.ofSeconds(60))
-                    .until(() -> streams.state() == KafkaStreams.State.RUNNING);
-            try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of("bootstrap.servers",
-                    broker.getBrokersAsString()), new StringSerializer(), new StringSerializer());
-                    KafkaProducer<String, Long> amounts = new KafkaProducer<>(Map.of("bootstrap.servers",
-                            broker.getBrokersAsString()), new StringSerializer(), new LongSerializer())) {
-                producer.send(new ProducerRecord<>("orders", "c1", "o1")).get();
-                producer.send(new ProducerRecord<>("payments", "c1", "p1")).get();
-                amounts.send(new ProducerRecord<>("amounts", "c1", 5L)).get();
-            }
-            MeterRegistry registry = context.getBean(MeterRegistry.class);
-            Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> registry.get("parsley.records.delivered")
-                    .tag("stage", "notifier").functionCounter().count() == 2
-                    && registry.get("parsley.records.delivered").tag("stage", "totals").functionCounter().count() == 1);
-            Awaitility.await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
-                double notifier = registry.get("parsley.stamp.offset.entries").tag("stage", "notifier").gauge().value();
-                double totals = registry.get("parsley.stamp.offset.entries").tag("stage", "totals").gauge().value();
-                double application = registry.get("parsley.application.stamp.offset.entries")
-                        .tag("application", "shop").gauge().value();
-                assertThat(notifier).isPositive();
-                assertThat(totals).isPositive();
-                assertThat(application).isEqualTo(Math.max(notifier, totals)).isLessThan(notifier + totals);
-            });
-            // The two-source stage counts its unstamped input; the one-source stage has nothing to order.
-            assertThat(registry.get("parsley.records.unstamped").tag("stage", "notifier").tag("topic", "payments")
-                    .functionCounter().count()).isEqualTo(1.0);
-            assertThat(registry.get("parsley.records.unstamped").tag("stage", "totals").tag("topic", "amounts")
-                    .functionCounter().count()).isZero();
-            for (String meter : new String[] {"parsley.application.records.held.age.max",
-                    "parsley.application.stamp.sequence.entries", "parsley.application.topics.unresolvable"}) {
-                assertThat(registry.get(meter).tag("application", "shop").gauge().getId().getTags())
-                        .as(meter).extracting(Tag::getKey).containsExactly("application");
-            }
-        });
-    }
-
     @Test
     void bindsKafkaStreamsClientMetrics() {
-        contextRunner.withConfiguration(METRICS).withUserConfiguration(TestShop.STAGES).run(context -> {
+        contextRunner.withConfiguration(METRICS).withUserConfiguration(TestShop.UNSTARTED).run(context -> {
             MeterRegistry registry = context.getBean(MeterRegistry.class);
             assertThat(registry.get("kafka.stream.alive.stream.threads").tag("application", "shop").gauge())
                     .isNotNull();
@@ -157,7 +84,7 @@ class ParsleyMetricsAutoConfigurationTests {
 
     @Test
     void backsOffForUserMeterBinder() {
-        contextRunner.withConfiguration(METRICS).withUserConfiguration(TestShop.STAGES)
+        contextRunner.withConfiguration(METRICS).withUserConfiguration(TestShop.UNSTARTED)
                 .withUserConfiguration(UserBinderConfiguration.class).run(context -> {
             assertThat(context).hasSingleBean(ParsleyMeterBinder.class);
             assertThat(context.getBean(ParsleyMeterBinder.class))
@@ -167,14 +94,14 @@ class ParsleyMetricsAutoConfigurationTests {
 
     @Test
     void backsOffWithoutMeterRegistry() {
-        contextRunner.withUserConfiguration(TestShop.STAGES)
+        contextRunner.withUserConfiguration(TestShop.UNSTARTED)
                 .run(context -> assertThat(context).hasSingleBean(CausalStreams.class)
                         .doesNotHaveBean(ParsleyMeterBinder.class));
     }
 
     @Test
     void backsOffWithoutMicrometer() {
-        contextRunner.withConfiguration(METRICS).withUserConfiguration(TestShop.STAGES)
+        contextRunner.withConfiguration(METRICS).withUserConfiguration(TestShop.UNSTARTED)
                 .withClassLoader(new FilteredClassLoader("io.micrometer.core"))
                 .run(context -> assertThat(context).hasNotFailed().hasSingleBean(CausalStreams.class)
                         .doesNotHaveBean(ParsleyMeterBinder.class));

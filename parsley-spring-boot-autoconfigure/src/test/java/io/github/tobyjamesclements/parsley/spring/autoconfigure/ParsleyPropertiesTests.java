@@ -2,11 +2,16 @@ package io.github.tobyjamesclements.parsley.spring.autoconfigure;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.tobyjamesclements.parsley.Parsley;
+import io.github.tobyjamesclements.parsley.Stage;
 import java.io.InputStream;
 import java.net.URL;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.springframework.boot.convert.DurationStyle;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -39,12 +44,33 @@ class ParsleyPropertiesTests {
         assertThat(property(metadata, "parsley.hold-warning-after").path("defaultValue").asString()).isEqualTo("30s");
         assertThat(property(metadata, "parsley.startup-check-timeout").path("defaultValue").asString())
                 .isEqualTo("15s");
+        assertThat(property(metadata, "parsley.truncation-interval").path("type").asString())
+                .isEqualTo("java.time.Duration");
         assertThat(property(metadata, "parsley.enabled").path("defaultValue").asBoolean()).isTrue();
         assertThat(property(metadata, "parsley.producer.stamp").path("defaultValue").asBoolean()).isFalse();
         JsonNode deadLetters = property(metadata, "parsley.dead-letter-topic");
         assertThat(deadLetters.path("type").asString()).isEqualTo("java.lang.String");
         assertThat(deadLetters.has("defaultValue")).as("unset by default: fail closed").isFalse();
         assertThat(deadLetters.path("description").asString()).contains("Unset, such a record stops the application");
+    }
+
+    /**
+     * The defaults the core applies reach the properties, and the metadata (hand-written, since the
+     * processor cannot read another class's constant) documents the same values.
+     */
+    @Test
+    void defaultsAreTheCoresAndTheMetadataSaysSo() throws Exception {
+        JsonNode metadata = metadata();
+        ParsleyProperties properties = new ParsleyProperties();
+        Map<String, Duration> defaults = Map.of("parsley.truncation-interval", Stage.DEFAULT_TRUNCATION_INTERVAL,
+                "parsley.hold-warning-after", Stage.DEFAULT_HOLD_WARNING,
+                "parsley.startup-check-timeout", Parsley.DEFAULT_STARTUP_CHECK_TIMEOUT);
+
+        assertThat(properties.getTruncationInterval()).isEqualTo(Stage.DEFAULT_TRUNCATION_INTERVAL);
+        assertThat(properties.getHoldWarningAfter()).isEqualTo(Stage.DEFAULT_HOLD_WARNING);
+        assertThat(properties.getStartupCheckTimeout()).isEqualTo(Parsley.DEFAULT_STARTUP_CHECK_TIMEOUT);
+        defaults.forEach((name, value) -> assertThat(DurationStyle.detectAndParse(property(metadata, name)
+                .path("defaultValue").asString())).as(name).isEqualTo(value));
     }
 
     @Test

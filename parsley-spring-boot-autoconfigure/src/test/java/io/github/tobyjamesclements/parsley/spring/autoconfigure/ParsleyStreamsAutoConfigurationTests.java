@@ -12,6 +12,8 @@ import io.github.tobyjamesclements.parsley.Topic;
 import io.github.tobyjamesclements.parsley.spring.CausalHandler;
 import io.github.tobyjamesclements.parsley.spring.diagnostics.MissingBootstrapServersException;
 import io.github.tobyjamesclements.parsley.spring.diagnostics.ProcessingGuaranteeException;
+import io.github.tobyjamesclements.parsley.spring.lifecycle.ParsleyLifecycle;
+import io.github.tobyjamesclements.parsley.spring.lifecycle.ParsleyStatus;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Path;

@@ -8,10 +8,11 @@ import io.github.tobyjamesclements.parsley.Parsley;
 import io.github.tobyjamesclements.parsley.Stage;
 import io.github.tobyjamesclements.parsley.Step;
 import io.github.tobyjamesclements.parsley.Topic;
+import io.github.tobyjamesclements.parsley.UnstartedStreams;
 import io.github.tobyjamesclements.parsley.spring.CausalFold;
 import io.github.tobyjamesclements.parsley.spring.CausalHandler;
+import java.nio.file.Path;
 import java.util.List;
-import java.util.Properties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.env.Environment;
 
@@ -35,6 +36,9 @@ final class TestShop {
     static final Class<?>[] APPLICATION = {Topics.class, Notifier.class, Totals.class};
 
     static final Class<?>[] STAGES = {Notifier.class, Totals.class};
+
+    /** The stages, run by an application that is never started and needs no broker. */
+    static final Class<?>[] UNSTARTED = {Notifier.class, Totals.class, Unstarted.class};
 
     private TestShop() {
     }
@@ -78,7 +82,7 @@ final class TestShop {
 
     /**
      * A user who builds the application by hand and declares both {@code Parsley} and
-     * {@code CausalStreams} as beans, with the broker and state directory of the test's properties.
+     * {@code CausalStreams} as beans; the streams are never started, so no broker is needed.
      */
     static class HandBuilt {
 
@@ -89,20 +93,34 @@ final class TestShop {
 
         @Bean
         CausalStreams handBuiltStreams(Parsley parsley, Environment environment) {
-            Properties properties = new Properties();
-            properties.put("bootstrap.servers", environment.getRequiredProperty("spring.kafka.bootstrap-servers"));
-            properties.put("state.dir", environment.getRequiredProperty("spring.kafka.streams.state-dir"));
-            return parsley.streams(properties);
+            return UnstartedStreams.of(parsley, stateDir(environment));
         }
     }
 
-    /** A user who builds Parsley by hand and exposes only the running application as a bean. */
+    /** A user who builds Parsley by hand and exposes only the (unstarted) application as a bean. */
     static class StreamsOnly {
 
         @Bean
         CausalStreams handBuiltStreams(Environment environment) {
             return new HandBuilt().handBuiltStreams(new HandBuilt().handBuiltParsley(), environment);
         }
+    }
+
+    /**
+     * The auto-configured {@code Parsley}'s application, built without a broker and never started,
+     * in place of the auto-configured one: what reads the application (health, metrics, the
+     * endpoint) can be tested without a broker.
+     */
+    static class Unstarted {
+
+        @Bean
+        CausalStreams unstartedStreams(Parsley parsley, Environment environment) {
+            return UnstartedStreams.of(parsley, stateDir(environment));
+        }
+    }
+
+    private static Path stateDir(Environment environment) {
+        return Path.of(environment.getRequiredProperty("spring.kafka.streams.state-dir"));
     }
 
     /** Stateless stage: tells about orders and payments. */

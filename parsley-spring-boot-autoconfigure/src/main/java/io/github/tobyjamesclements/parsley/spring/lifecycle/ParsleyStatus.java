@@ -1,7 +1,8 @@
-package io.github.tobyjamesclements.parsley.spring.autoconfigure;
+package io.github.tobyjamesclements.parsley.spring.lifecycle;
 
 import java.time.Instant;
 import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -20,8 +21,20 @@ public final class ParsleyStatus implements KafkaStreams.StateListener {
         this.since = Instant.now();
     }
 
-    void uncaught(Throwable failure) {
-        this.lastUncaught = failure;
+    /**
+     * An uncaught-exception handler that records each exception here (see {@link #lastUncaught()})
+     * and then answers as {@code delegate} does, or with {@code SHUTDOWN_CLIENT} (fail closed)
+     * without one.
+     *
+     * @param delegate the user's handler, or null for none
+     * @return the recording handler, never null
+     */
+    public StreamsUncaughtExceptionHandler recordingUncaught(@Nullable StreamsUncaughtExceptionHandler delegate) {
+        return e -> {
+            lastUncaught = e;
+            return delegate == null ? StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.SHUTDOWN_CLIENT
+                    : delegate.handle(e);
+        };
     }
 
     /**

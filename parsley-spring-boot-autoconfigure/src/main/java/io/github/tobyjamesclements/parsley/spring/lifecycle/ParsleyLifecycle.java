@@ -1,4 +1,4 @@
-package io.github.tobyjamesclements.parsley.spring.autoconfigure;
+package io.github.tobyjamesclements.parsley.spring.lifecycle;
 
 import io.github.tobyjamesclements.parsley.CausalStreams;
 import java.time.Duration;
