@@ -168,7 +168,8 @@ public final class Stage {
      * @throws IllegalArgumentException if the id is not a valid application id
      */
     public String tickTopic(String applicationId) {
-        if (!Parsley.isValidApplicationId(applicationId)) {
+        // the rule's text is a constant, so this reads Parsley's rule without depending on the host tier
+        if (applicationId == null || !applicationId.matches(Parsley.APPLICATION_ID_RULE)) {
             throw new IllegalArgumentException("Application id must match " + Parsley.APPLICATION_ID_RULE
                     + "; applicationId='" + applicationId + "', stage=" + name);
         }
