@@ -29,7 +29,6 @@ final class CausalNode implements DeliveryProtocol {
     private final NodeState state;
     private final NodeSeams.Heads heads = new HeadsView();
     private final BiConsumer<Channel, VectorClock> fold;
-
     private long replaysSkipped;
     private long seqNormalisations;
 
@@ -61,8 +60,7 @@ final class CausalNode implements DeliveryProtocol {
         state.recordScope(config.consumed(), config.sinkTopics());
         state.flush();
         log.info("Causal node initialised; node={}, consumed={}, sinks={}, restoredHolds={}, ownOutputs={}",
-                config.nodeId(), config.consumed(), config.sinkTopics().size(), held(),
-                state.ownOutputs().offsets().size());
+                config.nodeId(), config.consumed(), config.sinkTopics().size(), held(), state.ownOutputs().offsets().size());
     }
 
     /** The init end-offset seed (protocol.md §6.4, §16.1): every declared sink's high watermark minus one. */
@@ -151,18 +149,6 @@ final class CausalNode implements DeliveryProtocol {
                 Gate.deliverable(c, entry.clock(), config.consumed(), state.frontiers(), state.marks()));
     }
 
-    /** Pops the head, advances the frontier and the sender's mark, and records the delivery (§3.2 rule 6). */
-    private Delivery deliverHead(Channel c) {
-        HeldEntry e = state.popHead(c);
-        if (e.offset() > state.frontier(c)) {
-            state.advanceFrontier(c, e.offset());
-        }
-        if (e.tagged()) {
-            state.advanceMark(c, e.sender(), e.seq(), e.offset());
-        }
-        return new Delivery(c, e.offset(), e.key(), e.value(), e.timestamp(), e.headers());
-    }
-
     // Stamp -------------------------------------------------------------------------------
 
     @Override
@@ -200,13 +186,7 @@ final class CausalNode implements DeliveryProtocol {
 
     /** Truncates to the log-start bound: {@code logStart − 1}, or everything for absent topics (§8.2). */
     void truncateToLogStarts(Map<Channel, Long> logStarts, Set<Channel> confirmedAbsent) {
-        VectorClock bound = new VectorClock();
-        logStarts.forEach((c, start) -> {
-            if (start > 0) {
-                bound.advanceTo(c, start - 1);
-            }
-        });
-        confirmedAbsent.forEach(c -> bound.advanceTo(c, Long.MAX_VALUE));
+        VectorClock bound = new BrokerOffsets.LogStarts(logStarts, confirmedAbsent).bound();
         if (!bound.isEmpty()) {
             truncate(bound);
         }
@@ -228,18 +208,7 @@ final class CausalNode implements DeliveryProtocol {
 
     /** Every held head with its unmet claims; heads with none are omitted (protocol.md §13.3). */
     List<Gate.HeadExplanation> explainHeads() {
-        List<Gate.HeadExplanation> out = new ArrayList<>();
-        for (Channel c : config.consumed()) {
-            HeldEntry head = state.head(c);
-            if (head != null) {
-                List<Gate.Unmet> unmet = Gate.unmet(c, head.clock(), config.consumed(), state.frontiers(),
-                        state.marks(), state.positionsKnown());
-                if (!unmet.isEmpty()) {
-                    out.add(new Gate.HeadExplanation(c, head.offset(), state.held(c), unmet));
-                }
-            }
-        }
-        return out;
+        return Gate.explain(config.consumed(), state);
     }
 
     @Override
@@ -325,7 +294,7 @@ final class CausalNode implements DeliveryProtocol {
 
         @Override
         public Delivery deliverHead(Channel c) {
-            return CausalNode.this.deliverHead(c);
+            return state.deliverHead(c);
         }
     }
 }

@@ -151,9 +151,16 @@ final class NodeState {
         queues.get(c).enqueue(e, store);
     }
 
-    /** Removes and returns a channel's head, in memory and store. */
-    HeldEntry popHead(Channel c) {
-        return queues.get(c).pop(store);
+    /** Pops a channel's head, advances its frontier and the sender's mark, and returns its delivery (§3.2 rule 6). */
+    Delivery deliverHead(Channel c) {
+        HeldEntry e = queues.get(c).pop(store);
+        if (e.offset() > frontier(c)) {
+            advanceFrontier(c, e.offset());
+        }
+        if (e.tagged()) {
+            advanceMark(c, e.sender(), e.seq(), e.offset());
+        }
+        return new Delivery(c, e.offset(), e.key(), e.value(), e.timestamp(), e.headers());
     }
 
     /** A channel's queue head, or null when nothing is queued there. */

@@ -121,12 +121,27 @@ class NodeStateTests {
         assertThat(state.head(C).offset()).isEqualTo(3);
         assertThat(state.behindHead(C).offset()).isEqualTo(5);
         assertThat(state.tail(C).offset()).isEqualTo(8);
-        assertThat(state.popHead(C).offset()).isEqualTo(3);
+        assertThat(state.deliverHead(C).offset()).isEqualTo(3);
 
         NodeState restarted = restored();
         List<String> held = new ArrayList<>();
         restarted.forEachHeld((c, e) -> held.add(c + "/" + e.offset()));
         assertThat(held).containsExactly(C + "/5", C + "/8");
+        assertThat(restarted.frontier(C)).isEqualTo(3);
+        assertThat(restarted.marks()).isEmpty();
+    }
+
+    @Test
+    void deliveringATaggedHeadRaisesItsSendersMark() {
+        state.advanceFrontier(C, 7);
+        state.hold(C, HeldEntry.of(tagged(C, 5, U, 2, null)));
+
+        Delivery d = state.deliverHead(C);
+
+        assertThat(d.channel()).isEqualTo(C);
+        assertThat(d.offset()).isEqualTo(5);
+        assertThat(state.frontier(C)).as("a head below the frontier leaves it").isEqualTo(7);
+        assertThat(restored().marks()).containsExactly(Map.entry(seq(C, U), new ProtocolStore.Mark(2, 5)));
     }
 
     @Test
@@ -134,6 +149,8 @@ class NodeStateTests {
         state.hold(C, HeldEntry.of(record(C, 3)));
 
         assertThat(state.behindHead(C)).isNull();
+        state.hold(C, HeldEntry.of(record(C, 4)));
+        assertThat(state.behindHead(C).offset()).isEqualTo(4);
         assertThat(state.head(D)).isNull();
         assertThat(state.tail(D)).isNull();
         assertThat(state.behindHead(D)).isNull();
