@@ -49,6 +49,11 @@ class NodeSeamsTests {
         node.positionAdvance(D, 0);
 
         assertThat(node.state().channelClocks().get(C)).isEqualTo(clock().advanceTo(X, 3));
+
+        node.onRecord(record(C, 1, clock().advanceTo(X, 5)));
+        node.onRecord(record(D, 0));
+
+        assertThat(node.state().channelClocks().get(C)).isEqualTo(clock().advanceTo(X, 5));
     }
 
     @Test
