@@ -16,7 +16,6 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -297,15 +296,5 @@ class NodeStateTests {
 
         assertThat(state.resumePositions()).containsExactly(Map.entry(X, 6L));
         assertThat(restored().frontier(X)).isEqualTo(5);
-    }
-
-    @Test
-    void recordedScopeIsWhatWasLastRecorded() {
-        assertThat(state.recordedScope()).isNull();
-
-        state.recordScope(new TreeSet<>(List.of(C)), new TreeSet<>(List.of(NodeRig.TOPIC_S)));
-
-        assertThat(restored().recordedScope()).isEqualTo(new ProtocolStore.Scope(
-                new TreeSet<>(List.of(C)), new TreeSet<>(List.of(NodeRig.TOPIC_S))));
     }
 }
