@@ -43,6 +43,21 @@ interface BrokerOffsets {
             this(starts, confirmedAbsent, Set.of());
         }
 
+        /**
+         * The truncation bound these answers give (protocol.md §8.2): {@code logStart − 1} where a
+         * log starts above 0, everything for a topic proven gone, nothing for an unresolved one.
+         */
+        VectorClock bound() {
+            VectorClock bound = new VectorClock();
+            starts.forEach((c, start) -> {
+                if (start > 0) {
+                    bound.advanceTo(c, start - 1);
+                }
+            });
+            confirmedAbsent.forEach(c -> bound.advanceTo(c, Long.MAX_VALUE));
+            return bound;
+        }
+
         /** The topic ids of {@link #unresolved()}. */
         Set<UUID> unresolvedTopics() {
             Set<UUID> out = new TreeSet<>();

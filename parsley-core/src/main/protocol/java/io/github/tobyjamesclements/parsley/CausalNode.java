@@ -1,47 +1,41 @@
 package io.github.tobyjamesclements.parsley;
 
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.TreeMap;
-import java.util.TreeSet;
 import java.util.UUID;
+import java.util.function.BiConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * One causal node: the receive path, the cascade, density adaptation and the stamping site
- * (protocol.md §3-6), over state restored and reconciled at construction (§7).
+ * (protocol.md §3-6), over a {@link NodeState} restored and reconciled at construction (§7).
  *
  * <p>Single-threaded. Every host call ends by flushing its store writes; if a call throws, the
  * host must abandon the step and this instance, and restart from committed state through a new
- * node (H3, H5). The package-private methods that are not final are the seams the simulator's
- * planted faults override; production code never subclasses.
+ * node (H3, H5). The decisions a verification harness may replace come in as {@link NodeSeams};
+ * production code builds every node with {@link NodeSeams#NONE}.
  */
-class CausalNode implements DeliveryProtocol {
+final class CausalNode implements DeliveryProtocol {
 
     private static final Logger log = LoggerFactory.getLogger(CausalNode.class);
 
-    final NodeConfig config;
-    final ProtocolStore store;
-    final BrokerOffsets brokerOffsets;
-
-    final Map<Channel, Long> frontier;
-    final Map<Channel, VectorClock> channelClocks;
-    final VectorClock carried;
-    final VectorClock ownOutputs = new VectorClock();
-    final Map<Channel, HoldQueue> queues;
-    final Map<Channel, Long> positionKnown = new TreeMap<>();
-    final Map<Channel, Long> sendSeq;
-    final Map<Channel, Long> baselineSeq;
-    final Map<SeqKey, ProtocolStore.Mark> marks;
-    final Map<Channel, Long> resumePositions = new TreeMap<>();
-
+    private final NodeConfig config;
+    private final BrokerOffsets brokerOffsets;
+    private final NodeSeams seams;
+    private final NodeState state;
+    private final NodeSeams.Heads heads = new HeadsView();
+    private final BiConsumer<Channel, VectorClock> fold;
     private long replaysSkipped;
     private long seqNormalisations;
+
+    /** A node that decides as the protocol specifies. */
+    CausalNode(NodeConfig config, StateStore stateStore, BrokerOffsets brokerOffsets) {
+        this(config, stateStore, brokerOffsets, NodeSeams.NONE);
+    }
 
     /**
      * Restores the node from the store, seeds its own outputs from the broker and reconciles a
@@ -51,42 +45,33 @@ class CausalNode implements DeliveryProtocol {
      *     records, or a hold queue restores fewer entries than it claims
      * @throws CorruptClockException when a stored clock cannot be decoded
      */
-    CausalNode(NodeConfig config, StateStore stateStore, BrokerOffsets brokerOffsets) {
+    CausalNode(NodeConfig config, StateStore stateStore, BrokerOffsets brokerOffsets, NodeSeams seams) {
         this.config = Objects.requireNonNull(config, "config");
-        this.store = new ProtocolStore(stateStore);
         this.brokerOffsets = Objects.requireNonNull(brokerOffsets, "brokerOffsets");
-        ProtocolStore.Scope recorded = store.scope();
-        this.frontier = store.frontiers();
-        this.channelClocks = store.channelClocks();
-        this.sendSeq = store.sendSeqs();
-        this.baselineSeq = Map.copyOf(sendSeq);
-        this.marks = store.marks();
-        this.queues = store.queues();
-        this.carried = store.carried();
+        this.seams = Objects.requireNonNull(seams, "seams");
+        this.state = new NodeState(config.nodeId(), stateStore);
+        this.fold = state::foldChannelClock;
+        ProtocolStore.Scope recorded = state.recordedScope();
         seedOwnOutputs();
         if (recorded != null) {
-            Rescope.apply(this, recorded);
+            Rescope.apply(config, state, brokerOffsets, recorded);
         }
-        for (Channel c : config.consumed()) {
-            queues.computeIfAbsent(c, HoldQueue::new);
-            channelClocks.computeIfAbsent(c, x -> new VectorClock());
-        }
-        store.putScope(config.consumed(), config.sinkTopics());
-        store.flush();
-        int held = queues.values().stream().mapToInt(HoldQueue::size).sum();
+        config.consumed().forEach(state::openInput);
+        state.recordScope(config.consumed(), config.sinkTopics());
+        state.flush();
         log.info("Causal node initialised; node={}, consumed={}, sinks={}, restoredHolds={}, ownOutputs={}",
-                config.nodeId(), config.consumed(), config.sinkTopics().size(), held, ownOutputs.offsets().size());
+                config.nodeId(), config.consumed(), config.sinkTopics().size(), held(), state.ownOutputs().offsets().size());
     }
 
     /** The init end-offset seed (protocol.md §6.4, §16.1): every declared sink's high watermark minus one. */
-    void seedOwnOutputs() {
+    private void seedOwnOutputs() {
         for (UUID topic : config.sinkTopics()) {
-            Map<Integer, Long> ends = brokerOffsets.endOffsets(topic).orElseThrow(() -> new IllegalStateException(
+            Map<Integer, Long> ends = seams.sinkEnds(topic, brokerOffsets).orElseThrow(() -> new IllegalStateException(
                     "Cannot resolve sink end offsets; node=" + config.nodeId() + ", topic=" + topic
                             + "; the declared sink topic does not exist: create it before starting the stage"));
             ends.forEach((p, end) -> {
                 if (end > 0) {
-                    ownOutputs.advanceTo(new Channel(topic, p), end - 1);
+                    state.seedOwnOutput(new Channel(topic, p), end - 1);
                 }
             });
         }
@@ -96,63 +81,62 @@ class CausalNode implements DeliveryProtocol {
 
     @Override
     public List<Delivery> onRecord(InboundRecord r) {
+        seams.callStarts(fold);
         Channel c = r.channel();
-        HoldQueue q = consumedQueue(c, "Record on unconsumed channel");
-        long f = frontier(c);
+        requireConsumed(c, "Record on unconsumed channel");
+        long f = state.frontier(c);
         if (r.offset() <= f) {
             replaysSkipped++;
             if (r.tagged()) {
                 // A replayed record is covered by the frontier: it counts for its sender's sequence
                 // claims, so a grown input's prefix can satisfy claims on it (protocol.md §3.8).
-                advanceMark(c, r.sender(), r.senderSeq(), r.offset());
+                state.advanceMark(c, r.sender(), r.senderSeq(), r.offset());
                 return finish(cascade());
             }
             return List.of();
         }
-        if (q.isEmpty() && r.offset() - 1 > f) {
-            setFrontier(c, r.offset() - 1);
+        if (state.held(c) == 0 && r.offset() - 1 > f) {
+            state.advanceFrontier(c, r.offset() - 1);
         }
         if (r.clock() != null && !r.clock().isEmpty()) {
-            foldReceived(c, r.clock());
+            seams.received(c, r.clock(), fold);
         }
-        q.enqueue(HeldEntry.of(r), store);
-        positionKnown.merge(c, r.offset() + 1, Math::max);
+        state.hold(c, HeldEntry.of(r));
+        state.notePosition(c, r.offset() + 1);
         return finish(cascade());
-    }
-
-    /** Folds a received clock into the channel's advertised clock: at receive, not delivery (§3.7). */
-    void foldReceived(Channel c, VectorClock clock) {
-        VectorClock cc = channelClocks.get(c);
-        cc.mergeMax(clock);
-        store.putChannelClock(c, cc);
     }
 
     @Override
     public List<Delivery> positionAdvance(Channel c, long position) {
-        HoldQueue q = consumedQueue(c, "Position advance on unconsumed channel");
-        positionKnown.merge(c, position, Math::max);
-        if (q.isEmpty() && position - 1 > frontier(c)) {
-            setFrontier(c, position - 1);
+        seams.callStarts(fold);
+        requireConsumed(c, "Position advance on unconsumed channel");
+        boolean queueHolds = state.held(c) > 0;
+        if (!seams.takesPosition(c, queueHolds)) {
+            return List.of();
+        }
+        state.notePosition(c, position);
+        if (!queueHolds && position - 1 > state.frontier(c)) {
+            state.advanceFrontier(c, position - 1);
             return finish(cascade());
         }
         return finish(List.of());
     }
 
     /** Runs the gate over every head until a full pass changes nothing (protocol.md §3.3). */
-    List<Delivery> cascade() {
+    private List<Delivery> cascade() {
         List<Delivery> out = new ArrayList<>();
         boolean changed;
         do {
             changed = false;
             for (Channel c : config.consumed()) {
-                HoldQueue q = queues.get(c);
-                while (!q.isEmpty() && deliverable(c, q.head())) {
-                    deliver(c, q, out);
+                HeldEntry head;
+                while ((head = state.head(c)) != null && deliverable(c, head)) {
+                    seams.deliver(c, heads, out);
                     changed = true;
                 }
-                long skipped = q.isEmpty() ? positionKnown.getOrDefault(c, 0L) - 1 : skipRunBelow(q);
-                if (skipped > frontier(c)) {
-                    setFrontier(c, skipped);
+                long skipped = head == null ? state.positionKnown(c) - 1 : seams.skipRunBelow(c, head.offset() - 1);
+                if (skipped > state.frontier(c)) {
+                    state.advanceFrontier(c, skipped);
                     changed = true;
                 }
             }
@@ -160,36 +144,9 @@ class CausalNode implements DeliveryProtocol {
         return out;
     }
 
-    /** The highest offset known skipped below a non-empty queue's head (protocol.md §4.3). */
-    long skipRunBelow(HoldQueue q) {
-        return q.head().offset() - 1;
-    }
-
-    boolean deliverable(Channel c, HeldEntry head) {
-        return Gate.deliverable(c, head.clock(), config.consumed(), frontier, marks);
-    }
-
-    /** Pops the head, advances the frontier and the sender's mark, and records the delivery (§3.2 rule 6). */
-    void deliver(Channel c, HoldQueue q, List<Delivery> out) {
-        HeldEntry e = q.pop(store);
-        if (e.offset() > frontier(c)) {
-            setFrontier(c, e.offset());
-        }
-        if (e.tagged()) {
-            advanceMark(c, e.sender(), e.seq(), e.offset());
-        }
-        out.add(new Delivery(c, e.offset(), e.key(), e.value(), e.timestamp(), e.headers()));
-    }
-
-    /** Raises the delivered-sequence mark of {@code (c, sender)} to {@code seq} (§3.2 rule 6). */
-    private void advanceMark(Channel c, UUID sender, long seq, long offset) {
-        SeqKey k = new SeqKey(c, sender);
-        ProtocolStore.Mark mark = marks.get(k);
-        if (mark == null || seq > mark.seq()) {
-            ProtocolStore.Mark next = new ProtocolStore.Mark(seq, offset);
-            marks.put(k, next);
-            store.putMark(k, next);
-        }
+    private boolean deliverable(Channel c, HeldEntry entry) {
+        return seams.deliverable(c, entry,
+                Gate.deliverable(c, entry.clock(), config.consumed(), state.frontiers(), state.marks()));
     }
 
     // Stamp -------------------------------------------------------------------------------
@@ -202,60 +159,34 @@ class CausalNode implements DeliveryProtocol {
                     + ", destination=" + destination + ", declared sinks=" + config.sinkTopics());
         }
         VectorClock stamp = stampBase();
-        seqNormalisations += Stamping.normalize(stamp, this);
-        sendSeq.forEach((c, issued) -> {
-            if (issued > baselineSeq.getOrDefault(c, VectorClock.NOTHING)) {
-                stamp.advanceSeq(new SeqKey(c, config.senderId()), issued);
-            }
-        });
-        long seq = sendSeq.getOrDefault(destination, VectorClock.NOTHING) + 1;
-        sendSeq.put(destination, seq);
-        store.putSendSeq(destination, seq);
-        store.flush();
+        seqNormalisations += Stamping.normalize(stamp, config.senderId(), state);
+        Stamping.claimOwnSends(stamp, config.senderId(), state);
+        long seq = state.issueSendSeq(destination);
+        state.flush();
         return new SendStamp(stamp, config.senderId(), seq);
     }
 
     /** {@code frontier ∪ channelClocks ∪ carriedAncestry ∪ ownOutputs}, before normalisation (§6.1). */
     VectorClock stampBase() {
-        VectorClock stamp = new VectorClock();
-        frontier.forEach(stamp::advanceTo);
-        channelClocks.values().forEach(stamp::mergeMax);
-        stamp.mergeMax(carried);
-        stamp.mergeMax(ownOutputs);
-        return stamp;
+        return seams.stampBase(state.stampBase(), config.consumed());
     }
 
     // Truncation --------------------------------------------------------------------------
 
     @Override
     public void truncate(VectorClock stability) {
-        if (carried.truncateAtOrBelow(stability)) {
-            store.putCarried(carried);
-        }
-        channelClocks.forEach((c, cc) -> {
-            if (cc.truncateAtOrBelow(stability)) {
-                store.putChannelClock(c, cc);
-            }
-        });
-        store.flush();
+        state.truncate(stability);
+        state.flush();
     }
 
     @Override
     public Set<Channel> stampChannels() {
-        Set<Channel> out = new TreeSet<>(carried.offsets().keySet());
-        channelClocks.values().forEach(cc -> out.addAll(cc.offsets().keySet()));
-        return out;
+        return state.stampChannels();
     }
 
     /** Truncates to the log-start bound: {@code logStart − 1}, or everything for absent topics (§8.2). */
     void truncateToLogStarts(Map<Channel, Long> logStarts, Set<Channel> confirmedAbsent) {
-        VectorClock bound = new VectorClock();
-        logStarts.forEach((c, start) -> {
-            if (start > 0) {
-                bound.advanceTo(c, start - 1);
-            }
-        });
-        confirmedAbsent.forEach(c -> bound.advanceTo(c, Long.MAX_VALUE));
+        VectorClock bound = new BrokerOffsets.LogStarts(logStarts, confirmedAbsent).bound();
         if (!bound.isEmpty()) {
             truncate(bound);
         }
@@ -268,7 +199,7 @@ class CausalNode implements DeliveryProtocol {
      * @return what the broker answered, for the host to report unresolved topics
      */
     BrokerOffsets.LogStarts truncateToLogStarts() {
-        BrokerOffsets.LogStarts starts = brokerOffsets.logStarts(stampChannels());
+        BrokerOffsets.LogStarts starts = seams.logStarts(stampChannels(), brokerOffsets);
         truncateToLogStarts(starts.starts(), starts.confirmedAbsent());
         return starts;
     }
@@ -277,49 +208,40 @@ class CausalNode implements DeliveryProtocol {
 
     /** Every held head with its unmet claims; heads with none are omitted (protocol.md §13.3). */
     List<Gate.HeadExplanation> explainHeads() {
-        List<Gate.HeadExplanation> out = new ArrayList<>();
-        for (Channel c : config.consumed()) {
-            HoldQueue q = queues.get(c);
-            if (!q.isEmpty()) {
-                List<Gate.Unmet> unmet = Gate.unmet(c, q.head().clock(), config.consumed(), frontier, marks,
-                        positionKnown);
-                if (!unmet.isEmpty()) {
-                    out.add(new Gate.HeadExplanation(c, q.head().offset(), q.size(), unmet));
-                }
-            }
-        }
-        return out;
+        return Gate.explain(config.consumed(), state);
     }
 
     @Override
     public Map<Channel, Long> resumePositions() {
-        return Collections.unmodifiableMap(resumePositions);
+        return state.resumePositions();
+    }
+
+    /** The node's state, read by diagnostics and tests; changes go through the node's calls. */
+    NodeState state() {
+        return state;
     }
 
     int held() {
         int n = 0;
         for (Channel c : config.consumed()) {
-            n += queues.get(c).size();
+            n += state.held(c);
         }
         return n;
     }
 
     int held(Channel c) {
-        HoldQueue q = queues.get(c);
-        return q == null ? 0 : q.size();
+        return state.held(c);
     }
 
     /** The offset of a channel's queue head, or -1 when nothing is queued there. */
     long heldHead(Channel c) {
-        HoldQueue q = queues.get(c);
-        HeldEntry head = q == null ? null : q.head();
+        HeldEntry head = state.head(c);
         return head == null ? VectorClock.NOTHING : head.offset();
     }
 
     /** The offset of a channel's last queued record, or -1 when nothing is queued there. */
     long heldTail(Channel c) {
-        HoldQueue q = queues.get(c);
-        HeldEntry tail = q == null ? null : q.tail();
+        HeldEntry tail = state.tail(c);
         return tail == null ? VectorClock.NOTHING : tail.offset();
     }
 
@@ -332,31 +254,47 @@ class CausalNode implements DeliveryProtocol {
     }
 
     long frontier(Channel c) {
-        return frontier.getOrDefault(c, VectorClock.NOTHING);
+        return state.frontier(c);
     }
 
     /** The highest offset this node has received on a channel: the last held record's, or the frontier. */
     long receivedThrough(Channel c) {
-        HoldQueue q = queues.get(c);
-        HeldEntry tail = q == null ? null : q.tail();
+        HeldEntry tail = state.tail(c);
         return tail == null ? frontier(c) : Math.max(frontier(c), tail.offset());
     }
 
-    void setFrontier(Channel c, long f) {
-        frontier.put(c, f);
-        store.putFrontier(c, f);
-    }
-
-    private HoldQueue consumedQueue(Channel c, String what) {
+    private void requireConsumed(Channel c, String what) {
         if (!config.consumed().contains(c)) {
             throw new IllegalStateException(what + "; node=" + config.nodeId() + ", channel=" + c
                     + ", consumed=" + config.consumed());
         }
-        return queues.get(c);
     }
 
     private List<Delivery> finish(List<Delivery> deliveries) {
-        store.flush();
+        state.flush();
         return deliveries;
+    }
+
+    /** The node's heads as its delivery seam sees them. */
+    private final class HeadsView implements NodeSeams.Heads {
+        @Override
+        public HeldEntry head(Channel c) {
+            return state.head(c);
+        }
+
+        @Override
+        public HeldEntry behindHead(Channel c) {
+            return state.behindHead(c);
+        }
+
+        @Override
+        public boolean deliverable(Channel c, HeldEntry entry) {
+            return CausalNode.this.deliverable(c, entry);
+        }
+
+        @Override
+        public Delivery deliverHead(Channel c) {
+            return state.deliverHead(c);
+        }
     }
 }

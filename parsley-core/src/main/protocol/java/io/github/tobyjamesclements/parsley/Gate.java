@@ -63,6 +63,22 @@ final class Gate {
         return out;
     }
 
+    /** Every held head of a consumed channel with its unmet claims; heads with none are omitted (§13.3). */
+    static List<HeadExplanation> explain(Set<Channel> consumed, NodeState state) {
+        List<HeadExplanation> out = new ArrayList<>();
+        for (Channel c : consumed) {
+            HeldEntry head = state.head(c);
+            if (head != null) {
+                List<Unmet> unmet = unmet(c, head.clock(), consumed, state.frontiers(), state.marks(),
+                        state.positionsKnown());
+                if (!unmet.isEmpty()) {
+                    out.add(new HeadExplanation(c, head.offset(), state.held(c), unmet));
+                }
+            }
+        }
+        return out;
+    }
+
     /** One unmet claim: the claimed channel (and sender for a sequence claim), the claim, and what is local. */
     record Unmet(HeldRecord.Diagnosis diagnosis, Channel channel, UUID sender, long claimed, long local) {
     }

@@ -3,10 +3,12 @@ package io.github.tobyjamesclements.parsley;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 
 /**
  * Normalisation of sequence claims at the stamping site (protocol.md §6.3): claims this node can
- * resolve become offset claims, so sequence claims do not travel far.
+ * resolve become offset claims, so sequence claims do not travel far; this incarnation's own
+ * sends are claimed by sequence (§6.2).
  */
 final class Stamping {
 
@@ -18,17 +20,17 @@ final class Stamping {
      *
      * @return how many claims were rewritten or dropped
      */
-    static int normalize(VectorClock stamp, CausalNode node) {
+    static int normalize(VectorClock stamp, UUID self, NodeState state) {
         int changed = 0;
         List<Map.Entry<SeqKey, Long>> claims = new ArrayList<>(stamp.seqs().entrySet());
         for (Map.Entry<SeqKey, Long> claim : claims) {
             SeqKey k = claim.getKey();
             long s = claim.getValue();
-            if (k.sender().equals(node.config.senderId())) {
-                normalizeOwn(stamp, node, k, s);
+            if (k.sender().equals(self)) {
+                normalizeOwn(stamp, state, k, s);
                 changed++;
             } else {
-                ProtocolStore.Mark mark = node.marks.get(k);
+                ProtocolStore.Mark mark = state.mark(k);
                 if (mark != null && mark.seq() >= s) {
                     stamp.normalizeSeq(k, mark.offset());
                     changed++;
@@ -39,18 +41,30 @@ final class Stamping {
     }
 
     /**
+     * Adds this incarnation's own sends as sequence claims (§6.2): a send above the baseline is not
+     * yet covered by any offset this node knows, so a stamp names it by sequence.
+     */
+    static void claimOwnSends(VectorClock stamp, UUID self, NodeState state) {
+        state.sendSeqs().forEach((c, issued) -> {
+            if (issued > state.baselineSeq(c)) {
+                stamp.advanceSeq(new SeqKey(c, self), issued);
+            }
+        });
+    }
+
+    /**
      * An echo of this sender's own claim: a prior incarnation's is covered by the end-offset seed
      * (or a former sink's heal); this incarnation's is dominated by the fresh self-claim added next.
      */
-    private static void normalizeOwn(VectorClock stamp, CausalNode node, SeqKey k, long s) {
+    private static void normalizeOwn(VectorClock stamp, NodeState state, SeqKey k, long s) {
         Channel c = k.channel();
-        if (s > node.baselineSeq.getOrDefault(c, VectorClock.NOTHING)) {
+        if (s > state.baselineSeq(c)) {
             stamp.removeSeq(k);
             return;
         }
-        long covered = node.ownOutputs.offset(c);
+        long covered = state.ownOutput(c);
         if (covered == VectorClock.NOTHING) {
-            covered = node.carried.offset(c);
+            covered = state.carried(c);
         }
         if (covered == VectorClock.NOTHING) {
             stamp.removeSeq(k);

@@ -3,7 +3,7 @@ package io.github.tobyjamesclements.parsley;
 /**
  * A planted fault, installed on a {@link SimWorld} as a strategy (style.md rule 12). The defaults
  * are the honest protocol and the honest host; a fault overrides one decision: how nodes are built
- * (a protocol fault is a {@link CausalNode} subclass), what a crash does to the staged store (H3),
+ * (a protocol fault gives the node {@link NodeSeams}), what a crash does to the staged store (H3),
  * when a consumer position is reported (H2), which partition a send is stamped for (H4), or where a
  * dead letter is written.
  * {@link Faults} holds the catalogue.

@@ -1,7 +1,6 @@
 package io.github.tobyjamesclements.parsley;
 
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -9,11 +8,14 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.UUID;
+import java.util.function.BiConsumer;
+import java.util.function.Supplier;
 
 /**
  * The catalogue of planted faults (protocol.md §14.3 V8, V9 and the decisions of §16). Each is a
- * {@link Fault} strategy: protocol faults build a {@link CausalNode} subclass that overrides one
- * seam; host faults replace one host decision. {@code PlantedFaultSimTests} proves each is caught.
+ * {@link Fault} strategy: protocol faults build a {@link CausalNode} with {@link NodeSeams} that
+ * replace one protocol decision; host faults replace one host decision. {@code PlantedFaultSimTests}
+ * proves each is caught.
  */
 final class Faults {
 
@@ -40,37 +42,43 @@ final class Faults {
         };
     }
 
+    /** A protocol fault whose seams are built afresh for every node, so a seam may keep per-node state. */
+    static Fault seamed(String name, Supplier<NodeSeams> seams) {
+        return protocol(name, (config, store, offsets) -> new CausalNode(config, store, offsets, seams.get()));
+    }
+
     // Protocol faults ------------------------------------------------------------------------------
 
     /** V8: an eager protocol that ignores every dependency. */
-    static final Fault EAGER_DELIVERY = protocol("eager delivery (V8)", EagerNode::new);
+    static final Fault EAGER_DELIVERY = seamed("eager delivery (V8)", EagerDelivery::new);
 
     /** §3.7 rule 2 broken: a delivered record's clock is folded only after its handler emitted. */
-    static final Fault FOLD_AT_DELIVERY = protocol("fold at delivery instead of receive", FoldAtDeliveryNode::new);
+    static final Fault FOLD_AT_DELIVERY = seamed("fold at delivery instead of receive",
+            FoldAtDelivery::new);
 
     /** §3.7 rule 1 broken: the stamp merge keeps only consumed channels. */
-    static final Fault FILTER_UNCONSUMED = protocol("filter unconsumed entries in the stamp merge",
-            FilterUnconsumedNode::new);
+    static final Fault FILTER_UNCONSUMED = seamed("filter unconsumed entries in the stamp merge",
+            FilterUnconsumed::new);
 
     /** §4.3 broken: no skip run below a held head. */
-    static final Fault FORGET_SKIP_RUN = protocol("forget the skip run below a held head", ForgetSkipRunNode::new);
+    static final Fault FORGET_SKIP_RUN = seamed("forget the skip run below a held head", ForgetSkipRun::new);
 
     /** §3.5 rule 4 broken: a position reported while the queue holds records is forgotten. */
-    static final Fault DROP_REMEMBERED_POSITIONS = protocol("drop remembered position advances",
-            DropRememberedPositionNode::new);
+    static final Fault DROP_REMEMBERED_POSITIONS = seamed("drop remembered position advances",
+            DropRememberedPositions::new);
 
     /** §6.4 broken: no end-offset seed of own outputs at init. */
-    static final Fault SKIP_OWN_OUTPUTS_SEED = protocol("skip the own-outputs seed", NoSeedNode::new);
+    static final Fault SKIP_OWN_OUTPUTS_SEED = seamed("skip the own-outputs seed", NoOwnOutputsSeed::new);
 
     /** §16.1 reverted: the seed uses the last stable offset instead of the high watermark. */
-    static final Fault LSO_SEED = protocol("LSO seed instead of high watermark (16.1 reverted)", LsoSeedNode::new);
+    static final Fault LSO_SEED = seamed("LSO seed instead of high watermark (16.1 reverted)", LsoSeed::new);
 
     /** §8.2 broken: truncation treats the log end as stable. */
-    static final Fault TRUNCATE_ABOVE_BOUND = protocol("truncate above the stability bound",
-            TruncateAboveBoundNode::new);
+    static final Fault TRUNCATE_ABOVE_BOUND = seamed("truncate above the stability bound",
+            TruncateAboveBound::new);
 
     /** §3.2 broken: two deliverable heads of one channel are delivered in reverse order. */
-    static final Fault OUT_OF_FIFO = protocol("deliver out of FIFO order", OutOfFifoNode::new);
+    static final Fault OUT_OF_FIFO = seamed("deliver out of FIFO order", OutOfFifo::new);
 
     /** §16.2 reverted: a former sink is not resolved (no heal) once it is no longer declared. */
     static final Fault DROP_FORMER_SINK_HEAL = protocol("drop the former-sink heal (16.2 reverted)",
@@ -186,81 +194,48 @@ final class Faults {
                 DEAD_LETTER_OUTSIDE_STEP, DEAD_LETTER_DROPPED);
     }
 
-    // Node subclasses ------------------------------------------------------------------------------
+    // Seams -------------------------------------------------------------------------------------
 
-    static final class EagerNode extends CausalNode {
-        EagerNode(NodeConfig config, StateStore store, BrokerOffsets offsets) {
-            super(config, store, offsets);
-        }
-
+    static final class EagerDelivery implements NodeSeams {
         @Override
-        boolean deliverable(Channel c, HeldEntry head) {
+        public boolean deliverable(Channel c, HeldEntry head, boolean gate) {
             return true;
         }
     }
 
-    static final class FoldAtDeliveryNode extends CausalNode {
-        private List<Map.Entry<Channel, VectorClock>> unfolded;
-
-        FoldAtDeliveryNode(NodeConfig config, StateStore store, BrokerOffsets offsets) {
-            super(config, store, offsets);
-        }
+    /** Folds a delivered record's clock only when the next call starts, after its handler emitted. */
+    static final class FoldAtDelivery implements NodeSeams {
+        private final List<Map.Entry<Channel, VectorClock>> unfolded = new ArrayList<>();
 
         @Override
-        void foldReceived(Channel c, VectorClock clock) {
+        public void received(Channel c, VectorClock clock, BiConsumer<Channel, VectorClock> fold) {
             // not at receive
         }
 
         @Override
-        void deliver(Channel c, HoldQueue q, List<Delivery> out) {
-            if (unfolded == null) {
-                unfolded = new ArrayList<>();
-            }
-            unfolded.add(Map.entry(c, q.head().clock()));
-            super.deliver(c, q, out);
+        public void deliver(Channel c, Heads heads, List<Delivery> out) {
+            unfolded.add(Map.entry(c, heads.head(c).clock()));
+            NodeSeams.super.deliver(c, heads, out);
         }
 
         @Override
-        public List<Delivery> onRecord(InboundRecord r) {
-            foldDelivered();
-            return super.onRecord(r);
-        }
-
-        @Override
-        public List<Delivery> positionAdvance(Channel c, long position) {
-            foldDelivered();
-            return super.positionAdvance(c, position);
-        }
-
-        private void foldDelivered() {
-            if (unfolded == null) {
-                return;
-            }
-            for (Map.Entry<Channel, VectorClock> e : unfolded) {
-                VectorClock cc = channelClocks.get(e.getKey());
-                cc.mergeMax(e.getValue());
-                store.putChannelClock(e.getKey(), cc);
-            }
+        public void callStarts(BiConsumer<Channel, VectorClock> fold) {
+            unfolded.forEach(e -> fold.accept(e.getKey(), e.getValue()));
             unfolded.clear();
         }
     }
 
-    static final class FilterUnconsumedNode extends CausalNode {
-        FilterUnconsumedNode(NodeConfig config, StateStore store, BrokerOffsets offsets) {
-            super(config, store, offsets);
-        }
-
+    static final class FilterUnconsumed implements NodeSeams {
         @Override
-        VectorClock stampBase() {
-            VectorClock full = super.stampBase();
+        public VectorClock stampBase(VectorClock full, Set<Channel> consumed) {
             VectorClock kept = new VectorClock();
             full.offsets().forEach((c, n) -> {
-                if (config.consumed().contains(c)) {
+                if (consumed.contains(c)) {
                     kept.advanceTo(c, n);
                 }
             });
             full.seqs().forEach((k, s) -> {
-                if (config.consumed().contains(k.channel())) {
+                if (consumed.contains(k.channel())) {
                     kept.advanceSeq(k, s);
                 }
             });
@@ -268,96 +243,58 @@ final class Faults {
         }
     }
 
-    static final class ForgetSkipRunNode extends CausalNode {
-        ForgetSkipRunNode(NodeConfig config, StateStore store, BrokerOffsets offsets) {
-            super(config, store, offsets);
-        }
-
+    static final class ForgetSkipRun implements NodeSeams {
         @Override
-        long skipRunBelow(HoldQueue q) {
+        public long skipRunBelow(Channel c, long below) {
             return VectorClock.NOTHING;
         }
     }
 
-    static final class DropRememberedPositionNode extends CausalNode {
-        DropRememberedPositionNode(NodeConfig config, StateStore store, BrokerOffsets offsets) {
-            super(config, store, offsets);
-        }
-
+    static final class DropRememberedPositions implements NodeSeams {
         @Override
-        public List<Delivery> positionAdvance(Channel c, long position) {
-            if (held(c) > 0) {
-                return List.of();
-            }
-            return super.positionAdvance(c, position);
+        public boolean takesPosition(Channel c, boolean queueHolds) {
+            return !queueHolds;
         }
     }
 
-    static final class NoSeedNode extends CausalNode {
-        NoSeedNode(NodeConfig config, StateStore store, BrokerOffsets offsets) {
-            super(config, store, offsets);
-        }
-
+    static final class NoOwnOutputsSeed implements NodeSeams {
         @Override
-        void seedOwnOutputs() {
-            // no seed
+        public Optional<Map<Integer, Long>> sinkEnds(UUID topic, BrokerOffsets broker) {
+            return Optional.of(Map.of());
         }
     }
 
-    static final class LsoSeedNode extends CausalNode {
-        LsoSeedNode(NodeConfig config, StateStore store, BrokerOffsets offsets) {
-            super(config, store, offsets);
-        }
-
+    static final class LsoSeed implements NodeSeams {
         @Override
-        void seedOwnOutputs() {
-            SimBroker.Offsets lso = (SimBroker.Offsets) brokerOffsets;
-            for (UUID topic : config.sinkTopics()) {
-                lso.lastStableOffsets(topic).orElseThrow().forEach((p, end) -> {
-                    if (end > 0) {
-                        ownOutputs.advanceTo(new Channel(topic, p), end - 1);
-                    }
-                });
-            }
+        public Optional<Map<Integer, Long>> sinkEnds(UUID topic, BrokerOffsets broker) {
+            return Optional.of(((SimBroker.Offsets) broker).lastStableOffsets(topic).orElseThrow());
         }
     }
 
-    static final class TruncateAboveBoundNode extends CausalNode {
-        TruncateAboveBoundNode(NodeConfig config, StateStore store, BrokerOffsets offsets) {
-            super(config, store, offsets);
-        }
-
+    /** Takes every stamp channel's log end for its log start. */
+    static final class TruncateAboveBound implements NodeSeams {
         @Override
-        BrokerOffsets.LogStarts truncateToLogStarts() {
+        public BrokerOffsets.LogStarts logStarts(Set<Channel> channels, BrokerOffsets broker) {
             Map<Channel, Long> ends = new TreeMap<>();
-            for (Channel c : stampChannels()) {
-                ends.put(c, brokerOffsets.endOffsets(c.topicId()).orElseThrow().get(c.partition()));
+            for (Channel c : channels) {
+                ends.put(c, broker.endOffsets(c.topicId()).orElseThrow().get(c.partition()));
             }
-            truncateToLogStarts(ends, Set.of());
             return new BrokerOffsets.LogStarts(ends, Set.of());
         }
     }
 
-    static final class OutOfFifoNode extends CausalNode {
-        OutOfFifoNode(NodeConfig config, StateStore store, BrokerOffsets offsets) {
-            super(config, store, offsets);
-        }
-
+    /** Delivers two deliverable heads of one channel in reverse order. */
+    static final class OutOfFifo implements NodeSeams {
         @Override
-        void deliver(Channel c, HoldQueue q, List<Delivery> out) {
-            if (q.size() >= 2) {
-                Iterator<HeldEntry> it = q.iterator();
-                it.next();
-                if (deliverable(c, it.next())) {
-                    List<Delivery> two = new ArrayList<>();
-                    super.deliver(c, q, two);
-                    super.deliver(c, q, two);
-                    out.add(two.get(1));
-                    out.add(two.get(0));
-                    return;
-                }
+        public void deliver(Channel c, Heads heads, List<Delivery> out) {
+            HeldEntry second = heads.behindHead(c);
+            if (second != null && heads.deliverable(c, second)) {
+                Delivery first = heads.deliverHead(c);
+                out.add(heads.deliverHead(c));
+                out.add(first);
+                return;
             }
-            super.deliver(c, q, out);
+            out.add(heads.deliverHead(c));
         }
     }
 

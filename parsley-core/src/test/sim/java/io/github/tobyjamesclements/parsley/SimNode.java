@@ -245,7 +245,7 @@ final class SimNode {
         buffers.clear();
         rememberedAdvances.clear();
         restoredHeld.clear();
-        node.queues.forEach((c, q) -> q.iterator().forEachRemaining(e -> restoredHeld.add(c + "/" + e.offset())));
+        node.state().forEachHeld((c, e) -> restoredHeld.add(c + "/" + e.offset()));
         for (Channel c : d.consumed()) {
             Long position = committedPositions.get(c);
             if (position == null) {
@@ -449,8 +449,8 @@ final class SimNode {
     }
 
     private int stampOffsetEntries() {
-        int n = node.carried.offsets().size();
-        for (VectorClock cc : node.channelClocks.values()) {
+        int n = node.state().carried().offsets().size();
+        for (VectorClock cc : node.state().channelClocks().values()) {
             n += cc.offsets().size();
         }
         return n;
@@ -657,8 +657,8 @@ final class SimNode {
      */
     private long retentionFloorNow(Channel c) {
         long floor = consumerPosition(c);
-        HoldQueue q = node.queues.get(c);
-        return q == null || q.isEmpty() ? floor : Math.min(floor, q.head().offset());
+        long head = node.heldHead(c);
+        return head == VectorClock.NOTHING ? floor : Math.min(floor, head);
     }
 
     Map<Channel, Long> committedPositions() {

@@ -75,7 +75,7 @@ class CausalNodeTests {
         node.onRecord(record(C, 0, clock().advanceTo(D, 0)));
 
         assertThat(node.frontier(C)).isEqualTo(VectorClock.NOTHING);
-        assertThat(node.frontier).doesNotContainKey(C);
+        assertThat(node.state().frontiers()).doesNotContainKey(C);
         assertThat(rig.store.keys()).doesNotContain(ProtocolStore.frontierKey(C));
         assertThat(node.prepareSend(S0).clock().offsets()).doesNotContainKey(C);
     }
@@ -126,7 +126,7 @@ class CausalNodeTests {
         node.onRecord(record(C, 0, claims));
 
         assertThat(node.held(C)).isEqualTo(1);
-        assertThat(node.channelClocks.get(C)).isEqualTo(claims);
+        assertThat(node.state().channelClocks().get(C)).isEqualTo(claims);
         assertThat(ClockCodec.decode(rig.store.get(ProtocolStore.channelClockKey(C)))).isEqualTo(claims);
     }
 
@@ -137,8 +137,8 @@ class CausalNodeTests {
         node.onRecord(record(C, 0, clock().advanceTo(X, 9).advanceTo(D, 1)));
         node.onRecord(record(C, 1, clock().advanceTo(X, 4).advanceTo(E, 2)));
 
-        assertThat(node.channelClocks.get(C)).isEqualTo(clock().advanceTo(X, 9).advanceTo(D, 1).advanceTo(E, 2));
-        assertThat(node.channelClocks.get(D)).isEqualTo(clock());
+        assertThat(node.state().channelClocks().get(C)).isEqualTo(clock().advanceTo(X, 9).advanceTo(D, 1).advanceTo(E, 2));
+        assertThat(node.state().channelClocks().get(D)).isEqualTo(clock());
     }
 
     @Test
@@ -194,7 +194,7 @@ class CausalNodeTests {
         assertThat(node.onRecord(record(C, 0))).isEmpty();
 
         assertThat(node.replaysSkipped()).isEqualTo(2);
-        assertThat(node.channelClocks.get(C).isEmpty()).isTrue();
+        assertThat(node.state().channelClocks().get(C).isEmpty()).isTrue();
         assertThat(node.frontier(C)).isEqualTo(3);
     }
 
@@ -239,7 +239,7 @@ class CausalNodeTests {
 
         assertThat(rig.store.keys()).isEqualTo(committed);
         assertThat(rig.store.get(ProtocolStore.channelClockKey(C))).isEqualTo(channelClock);
-        assertThat(rig.start().channelClocks.get(C)).isEqualTo(clock().advanceTo(D, 0));
+        assertThat(rig.start().state().channelClocks().get(C)).isEqualTo(clock().advanceTo(D, 0));
     }
 
     // Worked examples (§3.6) --------------------------------------------------------------
@@ -261,7 +261,7 @@ class CausalNodeTests {
         c.onRecord(record(t1, 3));
 
         assertThat(y.clock().offsets()).containsEntry(t1, 5L);
-        assertThat(b.channelClocks.get(t2).offsets()).containsEntry(t1, 5L);
+        assertThat(b.state().channelClocks().get(t2).offsets()).containsEntry(t1, 5L);
         assertThat(z.clock().offsets()).containsEntry(t1, 5L).containsEntry(t2, 0L);
         assertThat(c.onRecord(stamped(t3, 0, z))).isEmpty();
         assertThat(c.onRecord(record(t1, 4))).extracting(Delivery::offset).containsExactly(4L);
@@ -412,7 +412,7 @@ class CausalNodeTests {
 
         assertThat(node.frontier(D)).isEqualTo(VectorClock.NOTHING);
         assertThat(node.held(C)).isEqualTo(1);
-        assertThat(node.frontier).doesNotContainKey(D);
+        assertThat(node.state().frontiers()).doesNotContainKey(D);
         assertThat(rig.store.keys()).doesNotContain(ProtocolStore.frontierKey(D));
     }
 
@@ -478,7 +478,7 @@ class CausalNodeTests {
 
         node.onRecord(tagged(C, 4, U, 7, null));
 
-        assertThat(node.marks).containsExactly(Map.entry(seq(C, U), new ProtocolStore.Mark(7, 4)));
+        assertThat(node.state().marks()).containsExactly(Map.entry(seq(C, U), new ProtocolStore.Mark(7, 4)));
     }
 
     @Test
@@ -487,7 +487,7 @@ class CausalNodeTests {
 
         node.onRecord(record(C, 4, clock().advanceTo(X, 1)));
 
-        assertThat(node.marks).isEmpty();
+        assertThat(node.state().marks()).isEmpty();
     }
 
     @Test
@@ -497,10 +497,10 @@ class CausalNodeTests {
 
         node.onRecord(tagged(C, 1, U, 5, null));
         node.onRecord(tagged(C, 2, U, 3, null));
-        assertThat(node.marks.get(seq(C, U))).isEqualTo(new ProtocolStore.Mark(5, 0));
+        assertThat(node.state().marks().get(seq(C, U))).isEqualTo(new ProtocolStore.Mark(5, 0));
 
         node.onRecord(tagged(C, 3, U, 6, null));
-        assertThat(node.marks.get(seq(C, U))).isEqualTo(new ProtocolStore.Mark(6, 3));
+        assertThat(node.state().marks().get(seq(C, U))).isEqualTo(new ProtocolStore.Mark(6, 3));
     }
 
     @Test
@@ -511,7 +511,7 @@ class CausalNodeTests {
         node.onRecord(tagged(C, 1, V, 2, null));
         node.onRecord(tagged(D, 0, U, 1, null));
 
-        assertThat(node.marks).containsExactly(
+        assertThat(node.state().marks()).containsExactly(
                 Map.entry(seq(C, U), new ProtocolStore.Mark(5, 0)),
                 Map.entry(seq(C, V), new ProtocolStore.Mark(2, 1)),
                 Map.entry(seq(D, U), new ProtocolStore.Mark(1, 0)));
@@ -611,7 +611,7 @@ class CausalNodeTests {
         first.onRecord(record(X, 40));
         first.onRecord(record(NodeRig.Y, 7));
         CausalNode node = r.consumes(C).start();
-        assertThat(node.carried).isEqualTo(clock().advanceTo(X, 40).advanceTo(NodeRig.Y, 7));
+        assertThat(node.state().carried()).isEqualTo(clock().advanceTo(X, 40).advanceTo(NodeRig.Y, 7));
         carryingRig = r;
         return node;
     }
@@ -625,7 +625,7 @@ class CausalNodeTests {
 
         node.truncateToLogStarts(Map.of(X, 41L, NodeRig.Y, 3L), java.util.Set.of());
 
-        assertThat(node.carried).isEqualTo(clock().advanceTo(NodeRig.Y, 7));
+        assertThat(node.state().carried()).isEqualTo(clock().advanceTo(NodeRig.Y, 7));
     }
 
     @Test
@@ -634,7 +634,7 @@ class CausalNodeTests {
 
         node.truncateToLogStarts(Map.of(X, 40L, NodeRig.Y, 8L), java.util.Set.of());
 
-        assertThat(node.carried).isEqualTo(clock().advanceTo(X, 40));
+        assertThat(node.state().carried()).isEqualTo(clock().advanceTo(X, 40));
     }
 
     @Test
@@ -644,7 +644,7 @@ class CausalNodeTests {
 
         node.truncateToLogStarts(Map.of(X, 0L, NodeRig.Y, 0L), java.util.Set.of());
 
-        assertThat(node.carried).isEqualTo(clock().advanceTo(X, 40).advanceTo(NodeRig.Y, 7));
+        assertThat(node.state().carried()).isEqualTo(clock().advanceTo(X, 40).advanceTo(NodeRig.Y, 7));
         assertThat(carryingRig.store.get("ca")).isEqualTo(before);
     }
 
@@ -654,7 +654,7 @@ class CausalNodeTests {
 
         node.truncateToLogStarts(Map.of(), java.util.Set.of(X));
 
-        assertThat(node.carried).isEqualTo(clock().advanceTo(NodeRig.Y, 7));
+        assertThat(node.state().carried()).isEqualTo(clock().advanceTo(NodeRig.Y, 7));
     }
 
     @Test
@@ -663,7 +663,7 @@ class CausalNodeTests {
 
         node.truncateToLogStarts(Map.of(X, 41L), java.util.Set.of());
 
-        assertThat(carryingRig.start().carried).isEqualTo(clock().advanceTo(NodeRig.Y, 7));
+        assertThat(carryingRig.start().state().carried()).isEqualTo(clock().advanceTo(NodeRig.Y, 7));
     }
 
     @Test
@@ -674,10 +674,10 @@ class CausalNodeTests {
 
         node.truncate(clock().advanceTo(X, 5));
 
-        assertThat(node.channelClocks.get(C)).isEqualTo(clock().advanceTo(NodeRig.Y, 9));
-        assertThat(node.channelClocks.get(E).isEmpty()).isTrue();
-        assertThat(rig.start().channelClocks.get(C)).isEqualTo(clock().advanceTo(NodeRig.Y, 9));
-        assertThat(rig.start().channelClocks.get(E).isEmpty()).isTrue();
+        assertThat(node.state().channelClocks().get(C)).isEqualTo(clock().advanceTo(NodeRig.Y, 9));
+        assertThat(node.state().channelClocks().get(E).isEmpty()).isTrue();
+        assertThat(rig.start().state().channelClocks().get(C)).isEqualTo(clock().advanceTo(NodeRig.Y, 9));
+        assertThat(rig.start().state().channelClocks().get(E).isEmpty()).isTrue();
     }
 
     @Test
@@ -689,7 +689,7 @@ class CausalNodeTests {
         node.truncate(clock().advanceTo(C, 100).advanceTo(S0, 100));
 
         assertThat(node.frontier(C)).isEqualTo(3);
-        assertThat(node.ownOutputs).isEqualTo(clock().advanceTo(S0, 4));
+        assertThat(node.state().ownOutputs()).isEqualTo(clock().advanceTo(S0, 4));
         assertThat(node.prepareSend(S0).clock()).isEqualTo(clock().advanceTo(C, 3).advanceTo(S0, 4));
     }
 
@@ -700,7 +700,7 @@ class CausalNodeTests {
 
         node.truncateToLogStarts(Map.of(), java.util.Set.of(X));
 
-        assertThat(node.channelClocks.get(C)).isEqualTo(clock().advanceSeq(seq(X, U), 1));
+        assertThat(node.state().channelClocks().get(C)).isEqualTo(clock().advanceSeq(seq(X, U), 1));
     }
 
     @Test
@@ -730,7 +730,7 @@ class CausalNodeTests {
         node.truncateToLogStarts();
 
         assertThat(carryingRig.broker.logStartQueries()).containsExactly(java.util.Set.of(X, NodeRig.Y));
-        assertThat(node.carried).isEqualTo(clock().advanceTo(NodeRig.Y, 7));
+        assertThat(node.state().carried()).isEqualTo(clock().advanceTo(NodeRig.Y, 7));
     }
 
     @Test
@@ -740,7 +740,7 @@ class CausalNodeTests {
 
         node.truncateToLogStarts();
 
-        assertThat(node.carried).isEqualTo(clock().advanceTo(NodeRig.Y, 7));
+        assertThat(node.state().carried()).isEqualTo(clock().advanceTo(NodeRig.Y, 7));
     }
 
     @Test
@@ -750,7 +750,7 @@ class CausalNodeTests {
 
         BrokerOffsets.LogStarts seen = node.truncateToLogStarts();
 
-        assertThat(node.carried).isEqualTo(clock().advanceTo(X, 40).advanceTo(NodeRig.Y, 7));
+        assertThat(node.state().carried()).isEqualTo(clock().advanceTo(X, 40).advanceTo(NodeRig.Y, 7));
         assertThat(seen.unresolvedTopics()).containsExactly(X.topicId());
     }
 }

@@ -44,7 +44,7 @@ class ReplayGuardTests {
         n.positionAdvance(c, 10);
 
         assertThat(n.onRecord(new InboundRecord(c, 4, new VectorClock(), null, -1, null, null, 0))).isEmpty();
-        assertThat(n.marks).isEmpty();
+        assertThat(n.state().marks()).isEmpty();
     }
 
     @Test
@@ -55,6 +55,6 @@ class ReplayGuardTests {
 
         n.onRecord(new InboundRecord(c, 4, new VectorClock(), SENDER, 3, null, null, 0));
 
-        assertThat(n.marks.get(new SeqKey(c, SENDER))).isEqualTo(new ProtocolStore.Mark(5, 6));
+        assertThat(n.state().marks().get(new SeqKey(c, SENDER))).isEqualTo(new ProtocolStore.Mark(5, 6));
     }
 }

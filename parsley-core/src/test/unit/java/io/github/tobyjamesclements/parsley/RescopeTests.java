@@ -39,13 +39,13 @@ class RescopeTests {
 
         CausalNode node = rig.start();
 
-        assertThat(node.frontier).containsExactly(Map.entry(C, 3L));
-        assertThat(node.channelClocks).containsExactly(
+        assertThat(node.state().frontiers()).containsExactly(Map.entry(C, 3L));
+        assertThat(node.state().channelClocks()).containsExactly(
                 Map.entry(C, clock().advanceTo(X, 2).advanceSeq(seq(X, V), 1)),
                 Map.entry(D, clock().advanceTo(C, 9)));
-        assertThat(node.marks).containsExactly(Map.entry(seq(C, U), new ProtocolStore.Mark(7, 3)));
-        assertThat(node.sendSeq).containsExactly(Map.entry(S0, 0L));
-        assertThat(node.baselineSeq).containsOnly(Map.entry(S0, 0L));
+        assertThat(node.state().marks()).containsExactly(Map.entry(seq(C, U), new ProtocolStore.Mark(7, 3)));
+        assertThat(node.state().sendSeqs()).containsExactly(Map.entry(S0, 0L));
+        assertThat(node.state().baselineSeqs()).containsOnly(Map.entry(S0, 0L));
         assertThat(node.held(D)).isEqualTo(1);
     }
 
@@ -64,7 +64,7 @@ class RescopeTests {
         assertThat(out.get(1).timestamp()).isEqualTo(50L);
         assertThat(out.get(2).key()).isNull();
         assertThat(out.get(2).value()).containsExactly(8, 9);
-        assertThat(node.marks).containsExactly(Map.entry(seq(C, U), new ProtocolStore.Mark(2, 5)));
+        assertThat(node.state().marks()).containsExactly(Map.entry(seq(C, U), new ProtocolStore.Mark(2, 5)));
     }
 
     @Test
@@ -155,8 +155,8 @@ class RescopeTests {
 
         CausalNode node = rig.sinks(TOPIC_S).start();
 
-        assertThat(node.carried).isEqualTo(clock().advanceTo(T0, 4).advanceTo(new Channel(TOPIC_T, 2), 0));
-        assertThat(ClockCodec.decode(rig.store.get("ca"))).isEqualTo(node.carried);
+        assertThat(node.state().carried()).isEqualTo(clock().advanceTo(T0, 4).advanceTo(new Channel(TOPIC_T, 2), 0));
+        assertThat(ClockCodec.decode(rig.store.get("ca"))).isEqualTo(node.state().carried());
     }
 
     @Test
@@ -168,7 +168,7 @@ class RescopeTests {
 
         CausalNode node = rig.sinks(TOPIC_S).start();
 
-        assertThat(node.carried.isEmpty()).isTrue();
+        assertThat(node.state().carried().isEmpty()).isTrue();
     }
 
     @Test
@@ -181,7 +181,7 @@ class RescopeTests {
 
         CausalNode node = rig.start();
 
-        assertThat(node.carried).isEqualTo(clock().advanceTo(T0, 4));
+        assertThat(node.state().carried()).isEqualTo(clock().advanceTo(T0, 4));
     }
 
     // Shrunk inputs (§7.2 step 2) ---------------------------------------------------------
@@ -205,10 +205,10 @@ class RescopeTests {
 
         CausalNode node = rig.consumes(C).start();
 
-        assertThat(node.carried).isEqualTo(clock().advanceTo(D, 6).advanceTo(X, 3).advanceSeq(seq(E, V), 2));
-        assertThat(node.frontier).isEmpty();
-        assertThat(node.channelClocks).containsOnlyKeys(C);
-        assertThat(node.prepareSend(S0).clock()).isEqualTo(node.carried);
+        assertThat(node.state().carried()).isEqualTo(clock().advanceTo(D, 6).advanceTo(X, 3).advanceSeq(seq(E, V), 2));
+        assertThat(node.state().frontiers()).isEmpty();
+        assertThat(node.state().channelClocks()).containsOnlyKeys(C);
+        assertThat(node.prepareSend(S0).clock()).isEqualTo(node.state().carried());
     }
 
     @Test
@@ -231,7 +231,7 @@ class RescopeTests {
 
         CausalNode node = rig.start();
 
-        assertThat(node.carried).isEqualTo(clock().advanceTo(D, 6).advanceTo(X, 3));
+        assertThat(node.state().carried()).isEqualTo(clock().advanceTo(D, 6).advanceTo(X, 3));
     }
 
     @Test
@@ -240,7 +240,7 @@ class RescopeTests {
 
         CausalNode node = rig.consumes(C).start();
 
-        assertThat(node.carried).isEqualTo(clock().advanceTo(D, 0));
+        assertThat(node.state().carried()).isEqualTo(clock().advanceTo(D, 0));
     }
 
     @Test
@@ -249,7 +249,7 @@ class RescopeTests {
 
         CausalNode node = rig.consumes(C).start();
 
-        assertThat(node.carried.isEmpty()).isTrue();
+        assertThat(node.state().carried().isEmpty()).isTrue();
         assertThat(rig.store.keys()).containsExactly("ca", "scope");
     }
 
@@ -262,7 +262,7 @@ class RescopeTests {
         CausalNode node = rig.consumes(C).start();
         node.onRecord(record(C, 1, clock().advanceSeq(seq(D, U), 3).advanceSeq(seq(C, U), 2)));
 
-        assertThat(node.marks).containsOnlyKeys(seq(C, U));
+        assertThat(node.state().marks()).containsOnlyKeys(seq(C, U));
         assertThat(node.prepareSend(S0).clock().seqs()).containsExactly(Map.entry(seq(D, U), 3L));
     }
 
@@ -337,7 +337,7 @@ class RescopeTests {
 
         CausalNode node = rig.consumes(C, D, E).start();
 
-        assertThat(node.frontier).doesNotContainKey(E);
+        assertThat(node.state().frontiers()).doesNotContainKey(E);
         assertThat(node.resumePositions()).isEmpty();
         assertThat(coordinates(node.onRecord(record(E, 5)))).containsExactly(at(E, 5));
     }

@@ -93,7 +93,7 @@ class StampingTests {
         node.prepareSend(S0).clock().advanceTo(X, 50).advanceTo(D, 3);
 
         assertThat(node.prepareSend(S0).clock().offsets()).containsExactly(Map.entry(C, 0L), Map.entry(X, 1L));
-        assertThat(node.channelClocks.get(C)).isEqualTo(clock().advanceTo(X, 1));
+        assertThat(node.state().channelClocks().get(C)).isEqualTo(clock().advanceTo(X, 1));
     }
 
     // Sequence numbers and self-claims (§6.1-6.2) -----------------------------------------
@@ -233,7 +233,7 @@ class StampingTests {
         node.onRecord(tagged(C, 4, U, 2, null));
         VectorClock stamp = clock().advanceSeq(seq(C, U), 4).advanceSeq(seq(C, V), 0);
 
-        int changed = Stamping.normalize(stamp, node);
+        int changed = Stamping.normalize(stamp, SELF, node.state());
 
         assertThat(stamp).isEqualTo(clock().advanceTo(C, 0).advanceSeq(seq(C, V), 0));
         assertThat(changed).isEqualTo(1);
@@ -246,7 +246,7 @@ class StampingTests {
         node.onRecord(tagged(D, 7, U, 5, null));
         VectorClock stamp = clock().advanceSeq(seq(C, U), 5).advanceSeq(seq(D, U), 6);
 
-        Stamping.normalize(stamp, node);
+        Stamping.normalize(stamp, SELF, node.state());
 
         assertThat(stamp).isEqualTo(clock().advanceTo(C, 2).advanceSeq(seq(D, U), 6));
     }
@@ -257,7 +257,7 @@ class StampingTests {
         node.prepareSend(S0);
         VectorClock stamp = clock().advanceSeq(seq(S0, SELF), 0).advanceSeq(seq(T0, SELF), 4);
 
-        int changed = Stamping.normalize(stamp, node);
+        int changed = Stamping.normalize(stamp, SELF, node.state());
 
         assertThat(stamp.isEmpty()).isTrue();
         assertThat(changed).isEqualTo(2);
@@ -270,7 +270,7 @@ class StampingTests {
         node.prepareSend(S0);
         VectorClock stamp = clock().advanceSeq(seq(S0, SELF), 0);
 
-        Stamping.normalize(stamp, node);
+        Stamping.normalize(stamp, SELF, node.state());
 
         assertThat(stamp.isEmpty()).isTrue();
     }
@@ -297,8 +297,8 @@ class StampingTests {
         VectorClock stamp = clock().advanceSeq(seq(S0, SELF), 1).advanceSeq(seq(S1, SELF), 0);
         VectorClock lower = clock().advanceSeq(seq(S0, SELF), 0);
 
-        Stamping.normalize(stamp, node);
-        Stamping.normalize(lower, node);
+        Stamping.normalize(stamp, SELF, node.state());
+        Stamping.normalize(lower, SELF, node.state());
 
         assertThat(stamp).isEqualTo(clock().advanceTo(S0, 3));
         assertThat(lower).isEqualTo(clock().advanceTo(S0, 3));
@@ -311,7 +311,7 @@ class StampingTests {
         CausalNode node = rig.sinks(TOPIC_S).start();
         VectorClock stamp = clock().advanceSeq(seq(T0, SELF), 0);
 
-        Stamping.normalize(stamp, node);
+        Stamping.normalize(stamp, SELF, node.state());
 
         assertThat(stamp).isEqualTo(clock().advanceTo(T0, 2));
     }
@@ -325,9 +325,9 @@ class StampingTests {
         CausalNode node = rig.sinks(TOPIC_S, TOPIC_T).start();
         VectorClock stamp = clock().advanceSeq(seq(T0, SELF), 0);
 
-        Stamping.normalize(stamp, node);
+        Stamping.normalize(stamp, SELF, node.state());
 
-        assertThat(node.carried.offset(T0)).isEqualTo(2);
+        assertThat(node.state().carried().offset(T0)).isEqualTo(2);
         assertThat(stamp).isEqualTo(clock().advanceTo(T0, 7));
     }
 
@@ -393,7 +393,7 @@ class StampingTests {
         SendStamp y1 = node.prepareSend(Y0);
         SendStamp x1 = node.prepareSend(X0);
 
-        assertThat(node.baselineSeq).containsOnly(Map.entry(X0, 0L), Map.entry(Y0, 0L));
+        assertThat(node.state().baselineSeqs()).containsOnly(Map.entry(X0, 0L), Map.entry(Y0, 0L));
         assertThat(y1.clock()).isEqualTo(clock().advanceTo(X0, 1).advanceTo(Y0, 1));
         assertThat(y1.seq()).isEqualTo(1);
         assertThat(x1.clock()).isEqualTo(clock().advanceTo(X0, 1).advanceTo(Y0, 1).advanceSeq(seq(Y0, N), 1));

@@ -1,0 +1,84 @@
+package io.github.tobyjamesclements.parsley;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.function.BiConsumer;
+
+/**
+ * The decision points of a {@link CausalNode} that a verification harness may replace, given to
+ * the node's constructor. Each default is the protocol's own decision, so {@link #NONE} is the
+ * protocol as specified and production code never passes anything else; the simulator plants a
+ * fault by overriding one decision and checks that its invariants catch it.
+ *
+ * <p>A decision that the node computes is handed in as the honest answer and the seam returns the
+ * one to use; a seam never sees the node's state itself, only what its decision is about.
+ */
+interface NodeSeams {
+
+    /** The protocol as specified. */
+    NodeSeams NONE = new NodeSeams() {
+    };
+
+    /** The gate's verdict on a head (protocol.md §3.2); {@code gate} is the honest verdict. */
+    default boolean deliverable(Channel c, HeldEntry head, boolean gate) {
+        return gate;
+    }
+
+    /** Delivers one deliverable head of {@code c} into {@code out} (§3.2: FIFO, heads only). */
+    default void deliver(Channel c, Heads heads, List<Delivery> out) {
+        out.add(heads.deliverHead(c));
+    }
+
+    /** The skip run below a held head (§4.3); {@code below} is the honest one, the head's offset minus one. */
+    default long skipRunBelow(Channel c, long below) {
+        return below;
+    }
+
+    /** Whether a position advance is taken while the channel's queue holds records (§3.5 rule 4). */
+    default boolean takesPosition(Channel c, boolean queueHolds) {
+        return true;
+    }
+
+    /** Folds a received clock into its channel clock at receive (§3.7 rule 2). */
+    default void received(Channel c, VectorClock clock, BiConsumer<Channel, VectorClock> fold) {
+        fold.accept(c, clock);
+    }
+
+    /** Runs first in each receive-path call; the protocol has nothing left over from the last one. */
+    default void callStarts(BiConsumer<Channel, VectorClock> fold) {
+    }
+
+    /** The merged stamp before normalisation (§6.1, §3.7 rule 1); {@code base} is the honest one. */
+    default VectorClock stampBase(VectorClock base, Set<Channel> consumed) {
+        return base;
+    }
+
+    /** The end offsets that seed own outputs for a declared sink (§6.4, §16.1: the high watermark). */
+    default Optional<Map<Integer, Long>> sinkEnds(UUID topic, BrokerOffsets broker) {
+        return broker.endOffsets(topic);
+    }
+
+    /** The truncation bound's broker answer (§8.2: log starts, and only proven absence drops claims). */
+    default BrokerOffsets.LogStarts logStarts(Set<Channel> channels, BrokerOffsets broker) {
+        return broker.logStarts(channels);
+    }
+
+    /** What a delivery decision may look at and do: the queue heads, the gate, and a delivery. */
+    interface Heads {
+
+        /** A channel's queue head, or null when nothing is queued there. */
+        HeldEntry head(Channel c);
+
+        /** The entry right behind a channel's head, or null when there is none. */
+        HeldEntry behindHead(Channel c);
+
+        /** The (seamed) gate's verdict on an entry of channel {@code c}, against the current state. */
+        boolean deliverable(Channel c, HeldEntry entry);
+
+        /** Pops the head of {@code c}, advances frontier and mark, and returns its delivery (§3.2 rule 6). */
+        Delivery deliverHead(Channel c);
+    }
+}

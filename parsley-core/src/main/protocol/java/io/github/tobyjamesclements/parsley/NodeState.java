@@ -1,0 +1,356 @@
+package io.github.tobyjamesclements.parsley;
+
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.SortedSet;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.UUID;
+import java.util.function.BiConsumer;
+
+/**
+ * The per-node state of protocol.md §2, and its only owner: frontier, channel clocks, carried
+ * ancestry, own outputs, hold queues, known positions, send sequences and delivered-sequence marks.
+ *
+ * <p>Every change goes through one method that updates memory and the {@link ProtocolStore}
+ * together, so a caller cannot change one and forget the other. Values the protocol says only
+ * grow (a frontier, a send sequence) are checked on every change: a change that would not grow
+ * one throws {@link IllegalStateException} naming the node and channel, because carrying on would
+ * deliver twice or reuse a sequence number. Reads hand out read-only views or copies.
+ *
+ * <p>Single-threaded, like the node that holds it; writes reach the store at {@link #flush()}.
+ */
+final class NodeState {
+
+    private final String nodeId;
+    private final ProtocolStore store;
+    private final Map<Channel, Long> frontier;
+    private final Map<Channel, VectorClock> channelClocks;
+    private final VectorClock carried;
+    private final VectorClock ownOutputs = new VectorClock();
+    private final Map<Channel, HoldQueue> queues;
+    private final Map<Channel, Long> positionKnown = new TreeMap<>();
+    private final Map<Channel, Long> sendSeq;
+    private final Map<Channel, Long> baselineSeq;
+    private final Map<SeqKey, ProtocolStore.Mark> marks;
+    private final Map<Channel, Long> resumePositions = new TreeMap<>();
+    private final Map<Channel, Long> frontierView;
+    private final Map<SeqKey, ProtocolStore.Mark> marksView;
+
+    /**
+     * Restores everything the store holds (protocol.md §7.1 steps 3-4); {@code baselineSeq} is the
+     * restored {@code sendSeq}, so sends at or below it belong to prior incarnations.
+     *
+     * @throws IllegalStateException when a hold queue restores fewer entries than it claims
+     * @throws CorruptClockException when a stored clock cannot be decoded
+     */
+    NodeState(String nodeId, StateStore stateStore) {
+        this.nodeId = nodeId;
+        this.store = new ProtocolStore(stateStore);
+        this.frontier = store.frontiers();
+        this.channelClocks = store.channelClocks();
+        this.sendSeq = store.sendSeqs();
+        this.baselineSeq = Map.copyOf(sendSeq);
+        this.marks = store.marks();
+        this.queues = store.queues();
+        this.carried = store.carried();
+        this.frontierView = Collections.unmodifiableMap(frontier);
+        this.marksView = Collections.unmodifiableMap(marks);
+    }
+
+    // Scope and steps -----------------------------------------------------------------------
+
+    /** The declaration the state was written under, or null on a first start. */
+    ProtocolStore.Scope recordedScope() {
+        return store.scope();
+    }
+
+    void recordScope(SortedSet<Channel> consumed, SortedSet<UUID> sinks) {
+        store.putScope(consumed, sinks);
+    }
+
+    /** Makes sure a consumed channel has a queue and a channel clock, empty when new. */
+    void openInput(Channel c) {
+        queues.computeIfAbsent(c, HoldQueue::new);
+        channelClocks.computeIfAbsent(c, x -> new VectorClock());
+    }
+
+    /** Writes this call's changes to the store; the host commits them with its step. */
+    void flush() {
+        store.flush();
+    }
+
+    // Frontier, positions and marks -------------------------------------------------------
+
+    long frontier(Channel c) {
+        return frontier.getOrDefault(c, VectorClock.NOTHING);
+    }
+
+    /**
+     * Raises a channel's frontier (protocol.md §2: contiguous, only grows).
+     *
+     * @throws IllegalStateException when {@code f} is not above the current frontier
+     */
+    void advanceFrontier(Channel c, long f) {
+        long current = frontier(c);
+        if (f <= current) {
+            throw new IllegalStateException("Frontier would not grow; node=" + nodeId + ", channel=" + c
+                    + ", frontier=" + current + ", proposed=" + f + "; the node's state is inconsistent:"
+                    + " abandon the step and restart from committed state (fail closed)");
+        }
+        frontier.put(c, f);
+        store.putFrontier(c, f);
+    }
+
+    /** Remembers the highest consumer position learned on a channel (memory only, §3.5). */
+    void notePosition(Channel c, long position) {
+        positionKnown.merge(c, position, Math::max);
+    }
+
+    /** The highest consumer position learned on a channel, or 0 when none is. */
+    long positionKnown(Channel c) {
+        return positionKnown.getOrDefault(c, 0L);
+    }
+
+    /** Raises the delivered-sequence mark of {@code (c, sender)}; a lower or equal seq is a replay (§3.8). */
+    void advanceMark(Channel c, UUID sender, long seq, long offset) {
+        SeqKey k = new SeqKey(c, sender);
+        ProtocolStore.Mark mark = marks.get(k);
+        if (mark == null || seq > mark.seq()) {
+            ProtocolStore.Mark next = new ProtocolStore.Mark(seq, offset);
+            marks.put(k, next);
+            store.putMark(k, next);
+        }
+    }
+
+    ProtocolStore.Mark mark(SeqKey k) {
+        return marks.get(k);
+    }
+
+    /** Read-only frontier, for the gate. */
+    Map<Channel, Long> frontiers() {
+        return frontierView;
+    }
+
+    /** Read-only delivered-sequence marks, for the gate. */
+    Map<SeqKey, ProtocolStore.Mark> marks() {
+        return marksView;
+    }
+
+    /** Read-only known positions, for hold diagnostics. */
+    Map<Channel, Long> positionsKnown() {
+        return Collections.unmodifiableMap(positionKnown);
+    }
+
+    // Hold queues -------------------------------------------------------------------------
+
+    /** Appends a received record to its channel's queue, in memory and store. */
+    void hold(Channel c, HeldEntry e) {
+        queues.get(c).enqueue(e, store);
+    }
+
+    /** Pops a channel's head, advances its frontier and the sender's mark, and returns its delivery (§3.2 rule 6). */
+    Delivery deliverHead(Channel c) {
+        HeldEntry e = queues.get(c).pop(store);
+        if (e.offset() > frontier(c)) {
+            advanceFrontier(c, e.offset());
+        }
+        if (e.tagged()) {
+            advanceMark(c, e.sender(), e.seq(), e.offset());
+        }
+        return new Delivery(c, e.offset(), e.key(), e.value(), e.timestamp(), e.headers());
+    }
+
+    /** A channel's queue head, or null when nothing is queued there. */
+    HeldEntry head(Channel c) {
+        HoldQueue q = queues.get(c);
+        return q == null ? null : q.head();
+    }
+
+    /** The entry queued right behind a channel's head, or null when there is none. */
+    HeldEntry behindHead(Channel c) {
+        HoldQueue q = queues.get(c);
+        if (q == null || q.size() < 2) {
+            return null;
+        }
+        var it = q.iterator();
+        it.next();
+        return it.next();
+    }
+
+    /** A channel's last queued entry, or null when nothing is queued there. */
+    HeldEntry tail(Channel c) {
+        HoldQueue q = queues.get(c);
+        return q == null ? null : q.tail();
+    }
+
+    int held(Channel c) {
+        HoldQueue q = queues.get(c);
+        return q == null ? 0 : q.size();
+    }
+
+    /** Every queued entry, channel by channel in queue order. */
+    void forEachHeld(BiConsumer<Channel, HeldEntry> action) {
+        queues.forEach((c, q) -> q.iterator().forEachRemaining(e -> action.accept(c, e)));
+    }
+
+    // Clocks ------------------------------------------------------------------------------
+
+    /** Folds a received clock into the channel's advertised clock (§3.7). */
+    void foldChannelClock(Channel c, VectorClock clock) {
+        VectorClock cc = channelClocks.get(c);
+        cc.mergeMax(clock);
+        store.putChannelClock(c, cc);
+    }
+
+    /** Adds claims to carried ancestry (§7.2) and persists it, even when nothing changed. */
+    void carry(VectorClock claims) {
+        carried.mergeMax(claims);
+        store.putCarried(carried);
+    }
+
+    /** Seeds own outputs at init (§6.4); memory only, constant once the node runs. */
+    void seedOwnOutput(Channel c, long offset) {
+        ownOutputs.advanceTo(c, offset);
+    }
+
+    long ownOutput(Channel c) {
+        return ownOutputs.offset(c);
+    }
+
+    long carried(Channel c) {
+        return carried.offset(c);
+    }
+
+    /** {@code frontier ∪ channelClocks ∪ carriedAncestry ∪ ownOutputs}, a fresh clock (§6.1). */
+    VectorClock stampBase() {
+        VectorClock stamp = new VectorClock();
+        frontier.forEach(stamp::advanceTo);
+        channelClocks.values().forEach(stamp::mergeMax);
+        stamp.mergeMax(carried);
+        stamp.mergeMax(ownOutputs);
+        return stamp;
+    }
+
+    /** Drops offset claims at or below the bound from carried ancestry and channel clocks (§8.1). */
+    void truncate(VectorClock stability) {
+        if (carried.truncateAtOrBelow(stability)) {
+            store.putCarried(carried);
+        }
+        channelClocks.forEach((c, cc) -> {
+            if (cc.truncateAtOrBelow(stability)) {
+                store.putChannelClock(c, cc);
+            }
+        });
+    }
+
+    /** Channels named by offset claims of carried ancestry and the channel clocks. */
+    Set<Channel> stampChannels() {
+        Set<Channel> out = new TreeSet<>(carried.offsets().keySet());
+        channelClocks.values().forEach(cc -> out.addAll(cc.offsets().keySet()));
+        return out;
+    }
+
+    /** A copy of carried ancestry. */
+    VectorClock carried() {
+        return VectorClock.copyOf(carried);
+    }
+
+    /** A copy of own outputs. */
+    VectorClock ownOutputs() {
+        return VectorClock.copyOf(ownOutputs);
+    }
+
+    /** A copy of every channel clock. */
+    Map<Channel, VectorClock> channelClocks() {
+        Map<Channel, VectorClock> out = new TreeMap<>();
+        channelClocks.forEach((c, cc) -> out.put(c, VectorClock.copyOf(cc)));
+        return out;
+    }
+
+    // Send sequences ----------------------------------------------------------------------
+
+    /**
+     * Issues the next send sequence of a destination and persists it (§6.2).
+     *
+     * @throws IllegalStateException when the sequence would not grow (it overflowed)
+     */
+    long issueSendSeq(Channel destination) {
+        long last = sendSeq.getOrDefault(destination, VectorClock.NOTHING);
+        long next = last + 1;
+        if (next <= last) {
+            throw new IllegalStateException("Send sequence would not grow; node=" + nodeId + ", channel="
+                    + destination + ", last issued=" + last + "; the sequence space of this channel is exhausted:"
+                    + " reset the application's state (fail closed)");
+        }
+        sendSeq.put(destination, next);
+        store.putSendSeq(destination, next);
+        return next;
+    }
+
+    /** Read-only last issued sequence per destination. */
+    Map<Channel, Long> sendSeqs() {
+        return Collections.unmodifiableMap(sendSeq);
+    }
+
+    /** The sequence restored at init for a destination: sends at or below it are a prior incarnation's. */
+    long baselineSeq(Channel c) {
+        return baselineSeq.getOrDefault(c, VectorClock.NOTHING);
+    }
+
+    Map<Channel, Long> baselineSeqs() {
+        return baselineSeq;
+    }
+
+    // Rescope -----------------------------------------------------------------------------
+
+    /**
+     * Moves a removed input's delivered past into carried ancestry and deletes its keys (§7.2
+     * step 2).
+     *
+     * @return the input's frontier, or null when it had none
+     * @throws IllegalStateException when the input still holds records
+     */
+    Long retireInput(Channel gone) {
+        HoldQueue q = queues.remove(gone);
+        if (q != null && !q.isEmpty()) {
+            throw new IllegalStateException(q.size() + " held records on removed input; node=" + nodeId
+                    + ", channel=" + gone + "; redeclare the input or perform a full reset (fail closed)");
+        }
+        Long f = frontier.remove(gone);
+        if (f != null && f >= 0) {
+            carried.advanceTo(gone, f);
+        }
+        VectorClock cc = channelClocks.remove(gone);
+        if (cc != null) {
+            carried.mergeMax(cc);
+        }
+        List<SeqKey> goneMarks = marks.keySet().stream().filter(k -> k.channel().equals(gone)).toList();
+        goneMarks.forEach(marks::remove);
+        store.deleteInput(gone, goneMarks);
+        store.putCarried(carried);
+        return f;
+    }
+
+    /** What this node knows of a channel's offsets: frontier, channel clocks, carried, own outputs (§7.2 step 3). */
+    long knownOffset(Channel c) {
+        VectorClock known = new VectorClock();
+        frontier.forEach(known::advanceTo);
+        channelClocks.values().forEach(known::mergeOffsets);
+        known.mergeOffsets(carried);
+        known.mergeOffsets(ownOutputs);
+        return known.offset(c);
+    }
+
+    /** Starts a grown input at {@code seed}: its frontier, and where a seeking host resumes. */
+    void seedInput(Channel grown, long seed) {
+        advanceFrontier(grown, seed);
+        resumePositions.put(grown, seed + 1);
+    }
+
+    Map<Channel, Long> resumePositions() {
+        return Collections.unmodifiableMap(resumePositions);
+    }
+}

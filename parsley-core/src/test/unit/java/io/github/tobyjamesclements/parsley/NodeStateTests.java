@@ -1,0 +1,300 @@
+package io.github.tobyjamesclements.parsley;
+
+import static io.github.tobyjamesclements.parsley.NodeRig.C;
+import static io.github.tobyjamesclements.parsley.NodeRig.D;
+import static io.github.tobyjamesclements.parsley.NodeRig.S0;
+import static io.github.tobyjamesclements.parsley.NodeRig.U;
+import static io.github.tobyjamesclements.parsley.NodeRig.X;
+import static io.github.tobyjamesclements.parsley.NodeRig.clock;
+import static io.github.tobyjamesclements.parsley.NodeRig.record;
+import static io.github.tobyjamesclements.parsley.NodeRig.seq;
+import static io.github.tobyjamesclements.parsley.NodeRig.tagged;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * NodeState as the one owner of a node's state (protocol.md §2): each change reaches memory and
+ * store together (a state restored from the flushed store reads the same), and values that only
+ * grow fail closed when a change would not grow them.
+ */
+class NodeStateTests {
+
+    private final TestStateStore store = new TestStateStore();
+    private final NodeState state = open();
+
+    private NodeState open() {
+        NodeState s = new NodeState("stage-task-0_0", store);
+        s.openInput(C);
+        s.openInput(D);
+        return s;
+    }
+
+    /** The state a restart would see: what was flushed, nothing else. */
+    private NodeState restored() {
+        state.flush();
+        return open();
+    }
+
+    // Frontier ----------------------------------------------------------------------------
+
+    @Test
+    void frontierGrowsInMemoryAndStoreTogether() {
+        assertThat(state.frontier(C)).isEqualTo(VectorClock.NOTHING);
+
+        state.advanceFrontier(C, 0);
+        state.advanceFrontier(C, 4);
+
+        assertThat(state.frontier(C)).isEqualTo(4);
+        assertThat(state.frontiers()).containsExactly(Map.entry(C, 4L));
+        assertThat(restored().frontiers()).containsExactly(Map.entry(C, 4L));
+    }
+
+    @Test
+    void frontierThatWouldNotGrowFailsClosedNamingTheChannel() {
+        state.advanceFrontier(C, 4);
+
+        assertThatThrownBy(() -> state.advanceFrontier(C, 4)).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("Frontier would not grow").hasMessageContaining("channel=" + C)
+                .hasMessageContaining("node=stage-task-0_0").hasMessageContaining("frontier=4, proposed=4");
+        assertThatThrownBy(() -> state.advanceFrontier(C, 2)).hasMessageContaining("proposed=2");
+        assertThat(restored().frontier(C)).isEqualTo(4);
+    }
+
+    @Test
+    void readViewsCannotChangeTheState() {
+        state.advanceFrontier(C, 1);
+        state.advanceMark(C, U, 1, 1);
+
+        assertThatThrownBy(() -> state.frontiers().put(C, 0L)).isInstanceOf(UnsupportedOperationException.class);
+        assertThatThrownBy(() -> state.marks().clear()).isInstanceOf(UnsupportedOperationException.class);
+        assertThatThrownBy(() -> state.sendSeqs().clear()).isInstanceOf(UnsupportedOperationException.class);
+        state.carried().advanceTo(X, 9);
+        state.ownOutputs().advanceTo(X, 9);
+        state.channelClocks().get(C).advanceTo(X, 9);
+        assertThat(state.stampBase()).isEqualTo(clock().advanceTo(C, 1));
+    }
+
+    // Positions and marks -----------------------------------------------------------------
+
+    @Test
+    void knownPositionKeepsTheHighestAndIsNotPersisted() {
+        assertThat(state.positionKnown(C)).isZero();
+
+        state.notePosition(C, 7);
+        state.notePosition(C, 3);
+
+        assertThat(state.positionKnown(C)).isEqualTo(7);
+        assertThat(state.positionsKnown()).containsExactly(Map.entry(C, 7L));
+        assertThat(restored().positionKnown(C)).isZero();
+    }
+
+    @Test
+    void markRisesOnlyWithAHigherSequence() {
+        state.advanceMark(C, U, 5, 2);
+        state.advanceMark(C, U, 5, 9);
+        state.advanceMark(C, U, 4, 10);
+
+        assertThat(state.mark(seq(C, U))).isEqualTo(new ProtocolStore.Mark(5, 2));
+
+        state.advanceMark(C, U, 6, 11);
+
+        assertThat(state.mark(seq(C, U))).isEqualTo(new ProtocolStore.Mark(6, 11));
+        assertThat(restored().marks()).containsExactly(Map.entry(seq(C, U), new ProtocolStore.Mark(6, 11)));
+    }
+
+    // Hold queues -------------------------------------------------------------------------
+
+    @Test
+    void heldEntriesAreQueuedAndPoppedInMemoryAndStoreTogether() {
+        state.hold(C, HeldEntry.of(record(C, 3)));
+        state.hold(C, HeldEntry.of(tagged(C, 5, U, 0, null)));
+        state.hold(C, HeldEntry.of(record(C, 8)));
+
+        assertThat(state.held(C)).isEqualTo(3);
+        assertThat(state.head(C).offset()).isEqualTo(3);
+        assertThat(state.behindHead(C).offset()).isEqualTo(5);
+        assertThat(state.tail(C).offset()).isEqualTo(8);
+        assertThat(state.deliverHead(C).offset()).isEqualTo(3);
+
+        NodeState restarted = restored();
+        List<String> held = new ArrayList<>();
+        restarted.forEachHeld((c, e) -> held.add(c + "/" + e.offset()));
+        assertThat(held).containsExactly(C + "/5", C + "/8");
+        assertThat(restarted.frontier(C)).isEqualTo(3);
+        assertThat(restarted.marks()).isEmpty();
+    }
+
+    @Test
+    void deliveringATaggedHeadRaisesItsSendersMark() {
+        state.advanceFrontier(C, 7);
+        state.hold(C, HeldEntry.of(tagged(C, 5, U, 2, null)));
+
+        Delivery d = state.deliverHead(C);
+
+        assertThat(d.channel()).isEqualTo(C);
+        assertThat(d.offset()).isEqualTo(5);
+        assertThat(state.frontier(C)).as("a head below the frontier leaves it").isEqualTo(7);
+        assertThat(restored().marks()).containsExactly(Map.entry(seq(C, U), new ProtocolStore.Mark(2, 5)));
+    }
+
+    @Test
+    void emptyAndUnknownQueuesAnswerNothing() {
+        state.hold(C, HeldEntry.of(record(C, 3)));
+
+        assertThat(state.behindHead(C)).isNull();
+        state.hold(C, HeldEntry.of(record(C, 4)));
+        assertThat(state.behindHead(C).offset()).isEqualTo(4);
+        assertThat(state.head(D)).isNull();
+        assertThat(state.tail(D)).isNull();
+        assertThat(state.behindHead(D)).isNull();
+        assertThat(state.head(X)).isNull();
+        assertThat(state.tail(X)).isNull();
+        assertThat(state.behindHead(X)).isNull();
+        assertThat(state.held(X)).isZero();
+    }
+
+    // Clocks ------------------------------------------------------------------------------
+
+    @Test
+    void foldedChannelClockAndCarriedAncestryArePersisted() {
+        state.foldChannelClock(C, clock().advanceTo(X, 2));
+        state.foldChannelClock(C, clock().advanceTo(X, 1).advanceSeq(seq(D, U), 3));
+        state.carry(clock().advanceTo(S0, 6));
+
+        NodeState restarted = restored();
+        assertThat(restarted.channelClocks().get(C)).isEqualTo(clock().advanceTo(X, 2).advanceSeq(seq(D, U), 3));
+        assertThat(restarted.carried()).isEqualTo(clock().advanceTo(S0, 6));
+        assertThat(restarted.carried(S0)).isEqualTo(6);
+    }
+
+    @Test
+    void carryPersistsEvenWhenNothingChanged() {
+        store.writes().clear();
+
+        state.carry(clock());
+        state.flush();
+
+        assertThat(store.writes()).containsExactly("put " + ProtocolStore.CARRIED);
+    }
+
+    @Test
+    void stampBaseUnitesFrontierChannelClocksCarriedAndOwnOutputs() {
+        state.advanceFrontier(C, 4);
+        state.foldChannelClock(D, clock().advanceTo(X, 2).advanceSeq(seq(X, U), 1));
+        state.carry(clock().advanceTo(X, 5));
+        state.seedOwnOutput(S0, 9);
+
+        assertThat(state.stampBase()).isEqualTo(clock().advanceTo(C, 4).advanceTo(X, 5).advanceTo(S0, 9)
+                .advanceSeq(seq(X, U), 1));
+        assertThat(state.ownOutput(S0)).isEqualTo(9);
+        assertThat(state.ownOutputs()).isEqualTo(clock().advanceTo(S0, 9));
+        assertThat(restored().ownOutput(S0)).as("own outputs are seeded at init, not stored")
+                .isEqualTo(VectorClock.NOTHING);
+    }
+
+    @Test
+    void truncationWritesOnlyWhatItChanged() {
+        state.foldChannelClock(C, clock().advanceTo(X, 2));
+        state.foldChannelClock(D, clock().advanceTo(S0, 7));
+        state.carry(clock().advanceTo(X, 1));
+        state.flush();
+        store.writes().clear();
+
+        state.truncate(clock().advanceTo(X, 2));
+        state.flush();
+
+        assertThat(store.writes()).containsExactlyInAnyOrder("put " + ProtocolStore.CARRIED,
+                "put " + ProtocolStore.channelClockKey(C));
+        assertThat(state.stampChannels()).containsExactly(S0);
+        NodeState restarted = restored();
+        assertThat(restarted.carried().isEmpty()).isTrue();
+        assertThat(restarted.channelClocks().get(C).isEmpty()).isTrue();
+    }
+
+    // Send sequences ----------------------------------------------------------------------
+
+    @Test
+    void sendSequencesStartAtZeroGrowByOneAndAreTheNextIncarnationsBaseline() {
+        assertThat(state.issueSendSeq(S0)).isZero();
+        assertThat(state.issueSendSeq(S0)).isEqualTo(1);
+        assertThat(state.baselineSeq(S0)).isEqualTo(VectorClock.NOTHING);
+
+        NodeState restarted = restored();
+
+        assertThat(restarted.sendSeqs()).containsExactly(Map.entry(S0, 1L));
+        assertThat(restarted.baselineSeq(S0)).isEqualTo(1);
+        assertThat(restarted.baselineSeqs()).containsExactly(Map.entry(S0, 1L));
+        assertThat(restarted.issueSendSeq(S0)).isEqualTo(2);
+    }
+
+    @Test
+    void exhaustedSendSequenceFailsClosedNamingTheChannel() {
+        store.put(ProtocolStore.sendSeqKey(S0), ByteBuffer.allocate(8).putLong(Long.MAX_VALUE).array());
+        NodeState restarted = open();
+
+        assertThatThrownBy(() -> restarted.issueSendSeq(S0)).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("Send sequence would not grow").hasMessageContaining("channel=" + S0)
+                .hasMessageContaining("last issued=" + Long.MAX_VALUE);
+        assertThat(restarted.sendSeqs()).containsExactly(Map.entry(S0, Long.MAX_VALUE));
+    }
+
+    // Rescope -----------------------------------------------------------------------------
+
+    @Test
+    void retiredInputMovesItsPastIntoCarriedAndLeavesNoKeys() {
+        state.advanceFrontier(C, 0);
+        state.foldChannelClock(C, clock().advanceTo(X, 3));
+        state.advanceMark(C, U, 2, 0);
+        state.advanceMark(D, U, 1, 0);
+        state.flush();
+
+        assertThat(state.retireInput(C)).isZero();
+
+        NodeState restarted = restored();
+        assertThat(restarted.carried()).isEqualTo(clock().advanceTo(C, 0).advanceTo(X, 3));
+        assertThat(restarted.frontiers()).isEmpty();
+        assertThat(restarted.marks()).containsOnlyKeys(seq(D, U));
+        assertThat(store.keys()).noneMatch(k -> k.contains(C.key()));
+    }
+
+    @Test
+    void retiredInputWithoutAFrontierCarriesOnlyItsClock() {
+        state.foldChannelClock(C, clock().advanceTo(X, 3));
+
+        assertThat(state.retireInput(C)).isNull();
+        assertThat(state.retireInput(X)).isNull();
+        assertThat(state.carried()).isEqualTo(clock().advanceTo(X, 3));
+    }
+
+    @Test
+    void retiringAnInputThatHoldsRecordsFailsClosed() {
+        state.hold(C, HeldEntry.of(record(C, 3)));
+
+        assertThatThrownBy(() -> state.retireInput(C)).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("1 held records on removed input").hasMessageContaining("channel=" + C);
+    }
+
+    @Test
+    void grownInputIsSeededFromWhatTheNodeKnows() {
+        state.foldChannelClock(C, clock().advanceTo(X, 3));
+        state.carry(clock().advanceTo(X, 5).advanceTo(D, 8));
+        state.seedOwnOutput(S0, 2);
+        state.advanceFrontier(D, 9);
+
+        assertThat(state.knownOffset(X)).isEqualTo(5);
+        assertThat(state.knownOffset(D)).isEqualTo(9);
+        assertThat(state.knownOffset(S0)).isEqualTo(2);
+        assertThat(state.knownOffset(NodeRig.E)).isEqualTo(VectorClock.NOTHING);
+
+        state.seedInput(X, 5);
+
+        assertThat(state.resumePositions()).containsExactly(Map.entry(X, 6L));
+        assertThat(restored().frontier(X)).isEqualTo(5);
+    }
+}
