@@ -8,6 +8,11 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.IntStream;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.ThreadMetadata;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
@@ -73,6 +78,64 @@ class SharedTopicStagesIT {
             load.assertDelivered(TestKafka.readAll(summed));
             load.assertDelivered(TestKafka.readAll(audited), Set.of(x));
         }
+    }
+
+    /**
+     * Stages of different widths on one topic share one sub-topology as wide as the wider stage:
+     * the narrow stage has no partition in the tasks beyond its width and must stay idle there, in
+     * particular never tick (its tick topic has its own width, F17).
+     */
+    @Test
+    void aNarrowerStageIsIdleInTheTasksBeyondItsWidthAndTicksOnlyInItsOwn() throws Exception {
+        String x = TestKafka.unique("fan-shared");
+        String z = TestKafka.unique("fan-wide");
+        String narrowOut = TestKafka.unique("fan-narrow-out");
+        String wideOut = TestKafka.unique("fan-wide-out");
+        TestKafka.createTopic(x, 2);
+        TestKafka.createTopic(z, 4);
+        TestKafka.createTopic(narrowOut, 2);
+        TestKafka.createTopic(wideOut, 4);
+        Topic<String, String> tx = Topic.of(x, Codec.utf8(), Codec.utf8());
+        Topic<String, String> tz = Topic.of(z, Codec.utf8(), Codec.utf8());
+        Topic<String, String> tn = Topic.of(narrowOut, Codec.utf8(), Codec.utf8());
+        Topic<String, String> tw = Topic.of(wideOut, Codec.utf8(), Codec.utf8());
+        Stage narrow = Stage.named("narrow")
+                .on(tx, m -> List.of(tn.send(m.key(), "x|" + m.value())))
+                .ticks(Duration.ofMillis(100), t -> List.of(tn.send("tick", "tick")))
+                .into(tn)
+                .build();
+        Stage wide = Stage.named("wide")
+                .on(tx, m -> List.of(tw.send(m.key(), "x|" + m.value())))
+                .on(tz, m -> List.of(tw.send(m.key(), "z|" + m.value())))
+                .into(tw)
+                .build();
+        Parsley app = Parsley.named(TestKafka.unique("fan-width"), narrow, wide);
+        TestKafka.createTopic(app.applicationId() + "-narrow-ticks", 2);
+
+        try (CausalStreams streams = app.streams(TestKafka.streamsProps(app.applicationId(), firstStateDir));
+                KafkaProducer<String, String> producer = TestKafka.producer()) {
+            AtomicReference<Throwable> failure = TestKafka.captureFailure(streams);
+            streams.start();
+            TestKafka.awaitRunning(streams);
+            assertThat(activeTasks(streams)).as("one sub-topology as wide as its widest topic").isEqualTo(4);
+            for (int i = 0; i < 8; i++) {
+                producer.send(new ProducerRecord<>(x, "k" + i, Integer.toString(i))).get();
+                producer.send(new ProducerRecord<>(z, "k" + i, Integer.toString(i))).get();
+            }
+            Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> values(narrowOut).stream()
+                    .filter("tick"::equals).count() >= 8 && values(narrowOut).size() >= 16);
+            TestKafka.readCommitted(wideOut, 16, Duration.ofSeconds(30));
+
+            assertThat(failure.get()).as("no task failed, ticks included").isNull();
+            assertThat(streams.state()).isEqualTo(KafkaStreams.State.RUNNING);
+            assertThat(values(narrowOut).stream().filter(v -> v.startsWith("x|")))
+                    .containsExactlyInAnyOrderElementsOf(IntStream.range(0, 8).mapToObj(i -> "x|" + i).toList());
+            assertThat(values(wideOut)).hasSize(16);
+        }
+    }
+
+    private static List<String> values(String topic) {
+        return TestKafka.readAll(topic).stream().map(ConsumerRecord::value).toList();
     }
 
     /** The summer throws while releasing held records: the shared task fails, and the instance stops. */
