@@ -3,6 +3,7 @@ package io.github.tobyjamesclements.parsley;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Properties;
@@ -18,12 +19,16 @@ import org.apache.kafka.streams.TopologyDescription;
 import org.apache.kafka.streams.TopologyTestDriver;
 import org.apache.kafka.streams.test.TestRecord;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Fan-out on the test driver: two stages of one application consume {@code payments}; each
  * orders it against its own other sources only, with its own holds and sender identity.
  */
 class FanOutTopologyTests {
+
+    @TempDir
+    Path stateDir;
 
     private static final Topic<String, String> ORDERS = Topic.of("orders", Codec.utf8(), Codec.utf8());
     private static final Topic<String, String> PAYMENTS = Topic.of("payments", Codec.utf8(), Codec.utf8());
@@ -134,8 +139,10 @@ class FanOutTopologyTests {
         return headers;
     }
 
-    private static Properties props() {
+    /** A state directory of this test's own, so runs elsewhere on the machine cannot hold its RocksDB locks. */
+    private Properties props() {
         Properties p = new Properties();
+        p.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
         p.put(StreamsConfig.APPLICATION_ID_CONFIG, "test");
         p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
         return p;
