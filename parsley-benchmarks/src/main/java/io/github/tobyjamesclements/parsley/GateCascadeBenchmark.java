@@ -61,8 +61,8 @@ public class GateCascadeBenchmark {
     public boolean gateOnly() {
         int channel = gated++ % GateFixture.CHANNELS;
         CausalNode node = fixture.node;
-        boolean ok = Gate.deliverable(fixture.consumed[channel], fixture.clocks[channel], node.config.consumed(),
-                node.frontier, node.marks);
+        boolean ok = Gate.deliverable(fixture.consumed[channel], fixture.clocks[channel], fixture.consumedSet,
+                node.state().frontiers(), node.state().marks());
         passed += ok ? 1 : 0;
         return ok;
     }

@@ -24,6 +24,9 @@ final class GateFixture {
     final CausalNode node;
     /** The consumed channels in the node's (sorted) cascade order. */
     final Channel[] consumed = new Channel[CHANNELS];
+
+    /** The same channels as the node's configuration holds them. */
+    final TreeSet<Channel> consumedSet = new TreeSet<>();
     final UUID[] senders = new UUID[CHANNELS];
     /** Per consumed channel, the clock its records carry, all claims satisfied. */
     final VectorClock[] clocks = new VectorClock[CHANNELS];
@@ -32,7 +35,7 @@ final class GateFixture {
 
     GateFixture(int width) {
         SplittableRandom random = new SplittableRandom(0xBE7CL);
-        TreeSet<Channel> channels = new TreeSet<>();
+        TreeSet<Channel> channels = consumedSet;
         for (int t = 0; t < CHANNELS; t++) {
             channels.add(new Channel(new UUID(random.nextLong(), random.nextLong()), 0));
         }

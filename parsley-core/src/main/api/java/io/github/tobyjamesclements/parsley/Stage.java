@@ -16,6 +16,10 @@ import java.util.regex.Pattern;
  * delivers records to its logic only after everything they depend on, on the channels it
  * consumes, has been delivered; every emission is stamped with the task's causal clock.
  *
+ * <p>A topic may be a source of several stages of one application (fan-out): each orders it
+ * against its own sources only, with its own hold queues, fold state and sender identity. Within
+ * one stage a topic is a source once; a tick topic is never a declared source.
+ *
  * <p>Immutable and thread-safe; built by {@link #named(String)}. The name keys the stage's state
  * stores, changelogs, tick topic and sender ids, so it must stay stable across deployments.
  */

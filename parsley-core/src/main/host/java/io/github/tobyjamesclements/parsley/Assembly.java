@@ -1,7 +1,9 @@
 package io.github.tobyjamesclements.parsley;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.Serdes;
@@ -11,9 +13,13 @@ import org.apache.kafka.streams.state.Stores;
 
 /**
  * Assembles one Kafka Streams topology from the stages of an application (protocol.md §12.2,
- * §12.7): per stage a raw-bytes source over its source topics and tick topic, one
- * {@link CausalProcessor}, its protocol and fold stores, one raw-bytes sink per sink topic and,
- * with a dead-letter topic, one unstamped raw-bytes sink to it.
+ * §12.7): one raw-bytes source per distinct source topic and per tick topic, and per stage one
+ * {@link CausalProcessor} fed by the sources of its topics, its protocol and fold stores, one
+ * raw-bytes sink per sink topic and, with a dead-letter topic, one unstamped raw-bytes sink to it.
+ *
+ * <p>Kafka Streams lets a topic feed only one source node, so stages that share a topic (fan-out)
+ * are children of one source node: they land in one sub-topology and share its tasks, each task's
+ * transaction committing both stages' steps (docs/protocol-decisions.md, "Fan-out").
  */
 final class Assembly {
 
@@ -28,8 +34,8 @@ final class Assembly {
         return stage.name() + "-fold";
     }
 
-    static String sourceName(Stage stage) {
-        return "vc-" + stage.name() + "-source";
+    static String sourceName(String topic) {
+        return "vc-source-" + topic;
     }
 
     static String processorName(Stage stage) {
@@ -40,6 +46,7 @@ final class Assembly {
     static Topology build(String applicationId, List<Stage> stages, TopicCatalog catalog, HoldBoard board,
             DeadLetterBoard deadLetters) {
         Topology topology = new Topology();
+        Set<String> sourced = new HashSet<>();
         for (Stage stage : stages) {
             List<String> sources = new ArrayList<>(stage.sources().keySet());
             String tickTopic = stage.tickTopic(applicationId);
@@ -47,11 +54,17 @@ final class Assembly {
                 checkTickPartitions(stage, tickTopic, catalog);
                 sources.add(tickTopic);
             });
+            for (String topic : sources) {
+                // added as the first stage reading a topic comes, so an application without fan-out
+                // keeps the node order, and the sub-topology numbering, it had with a source per stage
+                if (sourced.add(topic)) {
+                    topology.addSource(AutoOffsetReset.earliest(), sourceName(topic), new ByteArrayDeserializer(),
+                            new ByteArrayDeserializer(), topic);
+                }
+            }
             String processor = processorName(stage);
-            topology.addSource(AutoOffsetReset.earliest(), sourceName(stage), new ByteArrayDeserializer(),
-                    new ByteArrayDeserializer(), sources.toArray(String[]::new));
             topology.addProcessor(processor, () -> new CausalProcessor(applicationId, stage, catalog, board, deadLetters),
-                    sourceName(stage));
+                    sources.stream().map(Assembly::sourceName).toArray(String[]::new));
             // Cached: the queue index, frontier and send sequence change on every record; the cache
             // turns those writes into one RocksDB put and one changelog record per key per commit,
             // flushed into the same transaction (docs/protocol-decisions.md, "Cached stores"). Fold
@@ -79,7 +92,11 @@ final class Assembly {
         return topology;
     }
 
-    /** F17: one tick partition per task, no more (ghost tasks), no fewer (tasks that cannot tick). */
+    /**
+     * F17: one tick partition per task of the stage, no more (ghost tasks), no fewer (tasks that
+     * cannot tick). A stage sharing a sub-topology with a wider stage has tasks beyond its width;
+     * they hold no partition of its topics, and its processor stays idle there (no ticks).
+     */
     private static void checkTickPartitions(Stage stage, String tickTopic, TopicCatalog catalog) {
         int widest = stage.tickPartitions(catalog::partitions);
         int ticks = catalog.partitions(tickTopic);

@@ -85,6 +85,13 @@ final class CausalProcessor implements Processor<byte[], byte[], byte[], byte[]>
             }
             catalog.verifyUnchanged(declaredTopics());
         }
+        node = null;
+        if (stage.sources().keySet().stream().noneMatch(t -> partition < catalog.partitions(t))) {
+            // A task of a wider stage sharing a topic (fan-out): none of this stage's partitions is
+            // here, so it has no channel, sender or tick here; it never gets a record.
+            log.debug("Stage has no partition in this task; stage={}, task={}", stage.name(), taskId);
+            return;
+        }
         channelsByTopic = new LinkedHashMap<>();
         Map<Channel, Stage.Source> sources = new HashMap<>();
         for (Stage.Source s : stage.sources().values()) {
@@ -138,6 +145,12 @@ final class CausalProcessor implements Processor<byte[], byte[], byte[], byte[]>
 
     @Override
     public void process(Record<byte[], byte[]> record) {
+        if (node == null) {
+            throw new IllegalStateException("Record for a stage in a task without its partitions; stage="
+                    + stage.name() + ", task=" + context.taskId() + ", source=" + context.recordMetadata()
+                    .map(m -> m.topic() + "-" + m.partition()).orElse("unknown")
+                    + "; the topology routes a topic only to the stages that declare it (fail closed)");
+        }
         protocolState.applyDeferred();
         RecordMetadata md = context.recordMetadata().orElseThrow(() -> new IllegalStateException(
                 "Record without metadata; stage=" + stage.name() + "; the coordinate of a causal record must be known"));

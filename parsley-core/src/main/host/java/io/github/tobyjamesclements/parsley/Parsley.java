@@ -1,7 +1,6 @@
 package io.github.tobyjamesclements.parsley;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -26,7 +25,10 @@ import org.apache.kafka.streams.errors.LogAndFailProcessingExceptionHandler;
  * on Kafka Streams with {@code exactly_once_v2} for production.
  *
  * <p>Stages connect through ordinary, pre-existing topics: one stage's sink is another's source,
- * stamped on write and gated on read. Immutable and thread-safe.
+ * stamped on write and gated on read. A topic may be the source of several stages (fan-out): each
+ * stage keeps its own hold queues, frontier, fold state and sender identity, and orders what it
+ * consumes independently of the others; stages that share a topic share its Kafka Streams tasks,
+ * so they commit (or abort) together. Immutable and thread-safe.
  *
  * <p>By default a poison record (one whose causal headers cannot be read, that a source codec
  * cannot decode, or on which a handler or fold throws) fails its task, and the application stops
@@ -69,10 +71,10 @@ public final class Parsley {
      *
      * @param applicationId the Kafka Streams application id, matching {@code [a-zA-Z0-9._-]+}; it keys
      *     consumer groups, changelogs, tick topics and sender ids, so it must stay stable
-     * @param stages at least one stage, with distinct names
+     * @param stages at least one stage, with distinct names; several may consume one topic
      * @return the application, never null
      * @throws IllegalArgumentException if the id is invalid, no stage is given, two stages share a
-     *     name, or a topic is a source of two stages
+     *     name, or a tick topic is declared as a source
      */
     public static Parsley named(String applicationId, Stage... stages) {
         Objects.requireNonNull(applicationId, "applicationId");
@@ -85,21 +87,23 @@ public final class Parsley {
                     + applicationId);
         }
         Set<String> names = new LinkedHashSet<>();
-        Map<String, String> sourceOwners = new TreeMap<>();
+        Map<String, String> tickOwners = new TreeMap<>();
         for (Stage stage : stages) {
             Objects.requireNonNull(stage, "stage");
             if (!names.add(stage.name())) {
                 throw new IllegalArgumentException("Two stages share a name; applicationId=" + applicationId
                         + ", stage=" + stage.name() + "; stage names key stores and sender ids and must be distinct");
             }
-            List<String> sources = new ArrayList<>(stage.sources().keySet());
-            stage.ticks().ifPresent(t -> sources.add(stage.tickTopic(applicationId)));
-            for (String topic : sources) {
-                String owner = sourceOwners.putIfAbsent(topic, stage.name());
+            stage.ticks().ifPresent(t -> tickOwners.put(stage.tickTopic(applicationId), stage.name()));
+        }
+        for (Stage stage : stages) {
+            for (String topic : stage.sources().keySet()) {
+                String owner = tickOwners.get(topic);
                 if (owner != null) {
-                    throw new IllegalArgumentException("A topic is a source of two stages; applicationId="
-                            + applicationId + ", topic=" + topic + ", stages=[" + owner + ", " + stage.name()
-                            + "]; consume it in one stage, or run the stages as separate applications");
+                    throw new IllegalArgumentException("A tick topic is declared as a source; applicationId="
+                            + applicationId + ", topic=" + topic + ", stage=" + stage.name() + ", ticking stage="
+                            + owner + "; a tick topic carries its own stage's ticks only, which reach that stage by"
+                            + " themselves: remove it from the sources");
                 }
             }
         }

@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ExecutionException;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -104,6 +105,11 @@ final class CausalWorkload implements AutoCloseable {
         return sent.size();
     }
 
+    /** How many records were sent to one topic (what a stage consuming only that topic delivers). */
+    int sentCount(String topic) {
+        return (int) sent.stream().filter(s -> s.topic().equals(topic)).count();
+    }
+
     /** The value of the last record sent to a topic for a key. */
     long lastValue(String topic, String key) {
         for (int i = sent.size() - 1; i >= 0; i--) {
@@ -116,7 +122,12 @@ final class CausalWorkload implements AutoCloseable {
 
     /** The send order restricted to one partition: the only causal delivery order of that task. */
     List<String> expected(int partition) {
-        return sent.stream().filter(s -> s.partition() == partition).map(Sent::label).toList();
+        return expected(partition, Set.of(first, second));
+    }
+
+    private List<String> expected(int partition, Set<String> topics) {
+        return sent.stream().filter(s -> s.partition() == partition && topics.contains(s.topic())).map(Sent::label)
+                .toList();
     }
 
     /**
@@ -124,6 +135,11 @@ final class CausalWorkload implements AutoCloseable {
      * duplicated or reordered), and each emitted sum equal to the ground-truth running sum per key.
      */
     void assertDelivered(List<ConsumerRecord<String, String>> outputs) {
+        assertDelivered(outputs, Set.of(first, second));
+    }
+
+    /** {@link #assertDelivered(List)} for a stage that consumes only {@code topics} of the two. */
+    void assertDelivered(List<ConsumerRecord<String, String>> outputs, Set<String> topics) {
         Map<Integer, List<String>> labels = new TreeMap<>();
         Map<String, Long> sums = new LinkedHashMap<>();
         for (ConsumerRecord<String, String> r : outputs) {
@@ -136,7 +152,7 @@ final class CausalWorkload implements AutoCloseable {
         }
         for (int p = 0; p < partitions; p++) {
             assertThat(labels.getOrDefault(p, List.of())).as("delivery log of partition %d", p)
-                    .containsExactlyElementsOf(expected(p));
+                    .containsExactlyElementsOf(expected(p, topics));
         }
     }
 

@@ -44,6 +44,14 @@ interface Fault {
         return DeadLetterWrite.IN_STEP;
     }
 
+    /**
+     * The protocol store of a stage that shares task {@code task} with other stages (fan-out): the
+     * honest host keys it by stage, so each stage keeps its own holds, frontier and sequences.
+     */
+    default String protocolStore(String stage, String task) {
+        return stage;
+    }
+
     /** The channel the host stamps for: the concrete destination, partitioned first (H4). */
     default Channel stampChannel(Channel destination, int partitionCount) {
         return destination;

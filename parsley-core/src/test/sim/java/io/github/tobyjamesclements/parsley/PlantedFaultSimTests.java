@@ -51,7 +51,8 @@ class PlantedFaultSimTests {
                 plant(Faults.UNSEEN_TOPIC_TAKEN_FOR_DELETED, HiddenTopicSimTests.class,
                         HiddenTopicSimTests.UNSEEN_ORIGIN),
                 plant(Faults.DEAD_LETTER_OUTSIDE_STEP, DeadLetterSimTests.class, DeadLetterSimTests.POISON_CHAIN),
-                plant(Faults.DEAD_LETTER_DROPPED, DeadLetterSimTests.class, DeadLetterSimTests.POISON_CHAIN));
+                plant(Faults.DEAD_LETTER_DROPPED, DeadLetterSimTests.class, DeadLetterSimTests.POISON_CHAIN),
+                plant(FanOutSimTests.SHARED_STORE, FanOutSimTests.class, FanOutSimTests.FAN_OUT));
     }
 
     private static Arguments plant(Fault fault, Class<?> family, Scenario scenario) {

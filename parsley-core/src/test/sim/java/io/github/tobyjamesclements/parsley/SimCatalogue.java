@@ -38,6 +38,7 @@ final class SimCatalogue {
                 new Entry(HeldRecordRetentionSimTests.class, HeldRecordRetentionSimTests.RESPECTING_HOLDS),
                 new Entry(HiddenTopicSimTests.class, HiddenTopicSimTests.UNSEEN_ORIGIN),
                 new Entry(DeadLetterSimTests.class, DeadLetterSimTests.POISON_CHAIN),
-                new Entry(DeadLetterSimTests.class, DeadLetterSimTests.HELD_POISON));
+                new Entry(DeadLetterSimTests.class, DeadLetterSimTests.HELD_POISON),
+                new Entry(FanOutSimTests.class, FanOutSimTests.FAN_OUT));
     }
 }

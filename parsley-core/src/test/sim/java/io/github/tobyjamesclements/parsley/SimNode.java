@@ -100,6 +100,9 @@ final class SimNode {
     private Status status = Status.WAITING;
 
     private final TreeMap<String, byte[]> committedStore = new TreeMap<>();
+    /** The task this node shares with other stages (fan-out), or null when it runs alone. */
+    private final SimTask task;
+    private int holds;
     private final TreeMap<Channel, Long> committedPositions = new TreeMap<>();
     private final TreeMap<Channel, Long> committedFloors = new TreeMap<>();
     private final TreeMap<Channel, Long> firstStarts = new TreeMap<>();
@@ -133,6 +136,10 @@ final class SimNode {
         this.hidden = new TreeSet<>(b.hidden);
         this.crashBudget = b.crashes;
         this.truncationBudget = b.truncations;
+        this.task = b.task;
+        if (task != null) {
+            task.add(this);
+        }
         world.oracle().actor(name, true);
     }
 
@@ -214,19 +221,33 @@ final class SimNode {
     // Lifecycle ----------------------------------------------------------------------------------
 
     private void start() {
-        init();
+        if (task != null) {
+            task.initDown();
+        } else {
+            init();
+        }
         world.trace(name + " started");
     }
 
     private void restart() {
-        init();
+        if (task != null) {
+            task.initDown();
+        } else {
+            init();
+        }
         world.stats().add(SimStats.Counter.RESTARTS);
+    }
+
+    /** Init of one member of a shared task: a start, restart or handover of the task. */
+    void initMember() {
+        init();
     }
 
     /** Full init path (H5): a new node from committed state, consumers at committed positions. */
     private void init() {
         Declaration d = declaration();
-        store = new SimStore(committedStore);
+        store = new SimStore(task == null ? committedStore
+                : task.store(world.fault().protocolStore(name, task.name)));
         NodeConfig config = new NodeConfig(name, senderId, d.consumed(), d.sinks());
         node = world.fault().newNode(config, store, offsets());
         status = Status.UP;
@@ -270,11 +291,20 @@ final class SimNode {
     }
 
     private void commit() {
+        if (task != null) {
+            task.commit();
+            return;
+        }
         if (txn != null) {
             world.broker().commit(txn);
             world.oracle().committed(txn.recordIds);
             txn = null;
         }
+        commitState();
+    }
+
+    /** Commits this node's store writes and consumer positions (its transaction committed). */
+    void commitState() {
         store.commit();
         for (Channel c : declaration().consumed()) {
             committedPositions.put(c, consumerPosition(c));
@@ -285,21 +315,30 @@ final class SimNode {
     }
 
     private void crash(SimStats.Counter kind) {
-        world.fault().onCrash(store);
-        if (txn != null) {
-            world.broker().abort(txn);
-            world.oracle().aborted(txn.recordIds);
-            world.stats().add(SimStats.Counter.ABORTED_TRANSACTIONS);
-            txn = null;
+        if (task != null) {
+            task.abort();
+        } else {
+            if (txn != null) {
+                world.broker().abort(txn);
+                world.oracle().aborted(txn.recordIds);
+                world.stats().add(SimStats.Counter.ABORTED_TRANSACTIONS);
+                txn = null;
+            }
+            crashState();
         }
+        world.stats().add(kind);
+        crashBudget--;
+        world.trace(name + " crashed (" + kind + ")");
+    }
+
+    /** Drops this node's uncommitted state and takes it down (its transaction aborted). */
+    void crashState() {
+        world.fault().onCrash(store);
         world.oracle().abort(name);
         node = null;
         store = null;
         status = Status.DOWN;
         dirty = false;
-        world.stats().add(kind);
-        crashBudget--;
-        world.trace(name + " crashed (" + kind + ")");
     }
 
     /** Crashes the node outside the scheduler's budget (a scripted event). */
@@ -312,7 +351,9 @@ final class SimNode {
 
     /** A graceful redeploy under the next declaration; refused (F9) while a removed input holds records. */
     private void redeploy() {
-        if (dirty) {
+        if (task != null) {
+            task.commit();
+        } else if (dirty) {
             commit();
         }
         Declaration before = declaration();
@@ -324,6 +365,9 @@ final class SimNode {
             }
             world.trace(name + " redeployed: consumed=" + declaration().consumed().size() + " sinks="
                     + declaration().sinks().size());
+            if (task != null) {
+                task.reinitOthers(this);
+            }
         } catch (IllegalStateException refused) {
             if (!refused.getMessage().contains("held records on removed input")) {
                 throw refused;
@@ -383,6 +427,7 @@ final class SimNode {
             world.stats().add(SimStats.Counter.REPLAYS_SKIPPED);
         } else if (out.stream().noneMatch(d -> d.channel().equals(c) && d.offset() == r.offset())) {
             world.stats().add(SimStats.Counter.HOLDS);
+            holds++;
         }
         handle(out);
     }
@@ -514,10 +559,7 @@ final class SimNode {
         }
         switch (world.fault().deadLetterWrite()) {
             case IN_STEP -> {
-                if (txn == null) {
-                    txn = world.broker().begin(name);
-                }
-                world.broker().appendDeadLetter(txn, deadLetters, id, key, value, headers);
+                world.broker().appendDeadLetter(openTxn(), deadLetters, id, key, value, headers);
             }
             case AUTO_COMMIT -> {
                 SimBroker.Txn own = world.broker().begin(name);
@@ -550,18 +592,31 @@ final class SimNode {
         SendStamp stamp = node.prepareSend(world.fault().stampChannel(destination, partitions));
         world.stats().add(SimStats.Counter.SEQ_NORMALISATIONS, node.seqNormalisations() - normalisations);
         world.onSend(this, destination, stamp);
-        if (txn == null) {
-            txn = world.broker().begin(name);
-        }
         long id = world.oracle().nextId();
-        long offset = world.broker().append(txn, destination, id, SimWorld.key(key), SimWorld.value(id, hop),
+        long offset = world.broker().append(openTxn(), destination, id, SimWorld.key(key), SimWorld.value(id, hop),
                 stamp.clock(), stamp.sender(), stamp.seq());
         world.oracle().emitted(id, name, destination, offset, true);
         sendsThisIncarnation++;
         dirty = true;
     }
 
+    /** The open transaction of the step: the task's when the node shares one, else its own. */
+    private SimBroker.Txn openTxn() {
+        if (task != null) {
+            return task.txn(this);
+        }
+        if (txn == null) {
+            txn = world.broker().begin(name);
+        }
+        return txn;
+    }
+
     // Views -------------------------------------------------------------------------------------
+
+    /** Records this node's gate held on arrival, across incarnations (anti-vacuity per stage). */
+    int holds() {
+        return holds;
+    }
 
     Declaration declaration() {
         return declarations.get(version);
@@ -695,6 +750,7 @@ final class SimNode {
         private String deadLetters;
         private int failPermille;
         private final SortedSet<UUID> hidden = new TreeSet<>();
+        private SimTask task;
 
         private Builder(SimWorld world, String name) {
             this.world = world;
@@ -790,6 +846,15 @@ final class SimNode {
             return this;
         }
 
+        /**
+         * Hosts the node in a task shared with other stages (fan-out): one transaction, crashes and
+         * restarts together. Dead letters of such a node would be owned by the task, so none are declared.
+         */
+        Builder inTask(SimTask shared) {
+            this.task = shared;
+            return this;
+        }
+
         Builder maxHops(int hops) {
             this.maxHops = hops;
             return this;
@@ -819,6 +884,10 @@ final class SimNode {
             }
             if (deadLetters != null) {
                 requireVisible(world.broker().id(deadLetters));
+            }
+            if (deadLetters != null && task != null) {
+                throw new IllegalArgumentException("A simulated node in a shared task has no dead letters of its own;"
+                        + " node=" + name + ", task=" + task.name);
             }
             SimNode n = new SimNode(this);
             world.add(n);

@@ -33,7 +33,10 @@ final class SimStats {
         REPLAYS_SKIPPED,
         DEAD_LETTERS_UNREADABLE,
         DEAD_LETTERS_GATED,
-        DEAD_LETTERS_RESTORED
+        DEAD_LETTERS_RESTORED,
+        FAN_OUT_SHARED_ABORTS,
+        FAN_OUT_HANDOVERS,
+        FAN_OUT_HOLDS_IN_EVERY_STAGE
     }
 
     /** The counters the anti-vacuity check requires to be non-zero across the default run. */
@@ -41,7 +44,8 @@ final class SimStats {
         Counter.DELIVERIES, Counter.HOLDS, Counter.CASCADES_LONGER_THAN_ONE, Counter.CRASHES_MID_STEP,
         Counter.ABORTED_TRANSACTIONS, Counter.MARKERS_BRIDGED, Counter.ADVANCES_FOLDED_AFTER_DRAIN,
         Counter.TRUNCATIONS, Counter.UNSEEN_CLAIMS_KEPT, Counter.SCOPE_CHANGES, Counter.SEQ_NORMALISATIONS,
-        Counter.DEAD_LETTERS_UNREADABLE, Counter.DEAD_LETTERS_GATED, Counter.DEAD_LETTERS_RESTORED
+        Counter.DEAD_LETTERS_UNREADABLE, Counter.DEAD_LETTERS_GATED, Counter.DEAD_LETTERS_RESTORED,
+        Counter.FAN_OUT_SHARED_ABORTS, Counter.FAN_OUT_HANDOVERS, Counter.FAN_OUT_HOLDS_IN_EVERY_STAGE
     };
 
     private final EnumMap<Counter, Long> counts = new EnumMap<>(Counter.class);

@@ -54,6 +54,7 @@ final class SimWorld {
     private final Oracle oracle;
     private final List<SimNode> nodes = new ArrayList<>();
     private final List<SimProducer> producers = new ArrayList<>();
+    private final List<SimTask> tasks = new ArrayList<>();
     private final List<Scripted> scripted = new ArrayList<>();
     private final TreeMap<Long, Poison> poison = new TreeMap<>();
     private int stepBudget = 20_000;
@@ -88,6 +89,13 @@ final class SimWorld {
 
     SimNode.Builder node(String name) {
         return SimNode.builder(this, name);
+    }
+
+    /** A task shared by the stages built {@code inTask} it (fan-out). */
+    SimTask task(String name) {
+        SimTask t = new SimTask(this, name);
+        tasks.add(t);
+        return t;
     }
 
     SimProducer.Builder producer(String name) {
@@ -152,6 +160,7 @@ final class SimWorld {
                 for (Validation v : validations) {
                     v.validate(this);
                 }
+                tasks.forEach(SimTask::afterDrain);
                 trace("drained after " + steps + " steps");
                 return;
             }
@@ -192,6 +201,9 @@ final class SimWorld {
         }
         for (SimProducer p : producers) {
             p.actions(out);
+        }
+        for (SimTask t : tasks) {
+            t.actions(out);
         }
         for (int i = 0; i < scripted.size(); i++) {
             Scripted s = scripted.get(i);

@@ -16,8 +16,9 @@ import java.lang.annotation.Target;
  * Emission m(Message&lt;K, V&gt; message)
  * void m(Message&lt;K, V&gt; message)
  * </pre>
- * Methods that share a {@link #stage()} form one stage; each source topic belongs to one method
- * of one stage. A method that does not fit fails startup naming the bean, the method and the rule.
+ * Methods that share a {@link #stage()} form one stage; within a stage each source topic belongs
+ * to one method. Methods of different stages may name the same source (fan-out): each stage
+ * orders it on its own, with its own holds and state. A method that does not fit fails startup naming the bean, the method and the rule.
  */
 @Target(ElementType.METHOD)
 @Retention(RetentionPolicy.RUNTIME)

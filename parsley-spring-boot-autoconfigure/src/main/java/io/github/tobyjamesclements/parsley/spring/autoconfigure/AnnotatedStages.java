@@ -20,6 +20,7 @@ import java.lang.reflect.Constructor;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -37,7 +38,7 @@ import org.springframework.core.ResolvableType;
 /**
  * Composes validated annotated methods into stages and one {@link Parsley}: methods sharing a
  * stage name form one stage, every named topic must be a {@code Topic} bean whose types fit, and
- * each source topic belongs to one method. {@code parsley.dead-letter-topic} sets the
+ * within a stage each source topic belongs to one method (several stages may consume one topic). {@code parsley.dead-letter-topic} sets the
  * application's dead-letter topic.
  */
 final class AnnotatedStages {
@@ -63,11 +64,11 @@ final class AnnotatedStages {
 
     Parsley compose(String applicationId, List<CausalMethod> methods) {
         Map<String, List<CausalMethod>> byStage = new LinkedHashMap<>();
-        Map<String, CausalMethod> sources = new TreeMap<>();
+        Map<List<String>, CausalMethod> sources = new HashMap<>();
         for (CausalMethod m : methods) {
             byStage.computeIfAbsent(m.stage(), s -> new ArrayList<>()).add(m);
             if (m.source() != null) {
-                CausalMethod previous = sources.putIfAbsent(m.source(), m);
+                CausalMethod previous = sources.putIfAbsent(List.of(m.stage(), m.source()), m);
                 if (previous != null) {
                     throw new DuplicateSourceException(m.source(), where(previous), where(m));
                 }

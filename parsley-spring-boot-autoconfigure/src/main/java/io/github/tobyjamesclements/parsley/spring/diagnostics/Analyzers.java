@@ -44,8 +44,9 @@ final class Analyzers {
         @Override
         protected FailureAnalysis analyze(Throwable root, DuplicateSourceException e) {
             return new FailureAnalysis("Topic '" + e.getTopic() + "' is the source of " + e.getFirst() + " and of "
-                    + e.getSecond() + ", but each source topic belongs to exactly one method of one stage.",
-                    "Consume '" + e.getTopic() + "' in one method, or run the two stages as separate applications.",
+                    + e.getSecond() + ", but within one stage each source topic belongs to exactly one method.",
+                    "Consume '" + e.getTopic() + "' in one method of the stage. Other stages may consume it as well:"
+                            + " each keeps its own order, holds and state.",
                     e);
         }
     }

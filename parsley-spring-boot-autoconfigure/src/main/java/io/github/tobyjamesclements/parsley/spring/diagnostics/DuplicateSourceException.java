@@ -1,8 +1,9 @@
 package io.github.tobyjamesclements.parsley.spring.diagnostics;
 
 /**
- * Thrown at startup when one topic is the source of two annotated methods: each source topic
- * belongs to exactly one method of one stage.
+ * Thrown at startup when one topic is the source of two annotated methods of one stage: within a
+ * stage each source topic belongs to exactly one method. Methods of different stages may consume
+ * one topic (fan-out); each stage orders it on its own.
  */
 public class DuplicateSourceException extends RuntimeException {
 
@@ -17,7 +18,7 @@ public class DuplicateSourceException extends RuntimeException {
      *
      * @param topic the topic consumed twice
      * @param first the first consumer, as {@code stage 'x' (bean.method)}
-     * @param second the second consumer
+     * @param second the second consumer, of the same stage
      */
     public DuplicateSourceException(String topic, String first, String second) {
         super("Topic '" + topic + "' is the source of " + first + " and of " + second);

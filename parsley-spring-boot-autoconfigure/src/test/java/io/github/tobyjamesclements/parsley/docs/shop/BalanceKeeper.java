@@ -16,7 +16,7 @@ class BalanceKeeper {
         this.balances = balances;
     }
 
-    @CausalFold(stage = "balances", source = "payments-for-balances", sinks = "balances")
+    @CausalFold(stage = "balances", source = "payments", sinks = "balances")
     Step<Balance> apply(Balance state, Message<String, PaymentConfirmed> m) {
         Balance next = state.add(m.value().amount());
         return Step.of(next, balances.send(m.key(), next));

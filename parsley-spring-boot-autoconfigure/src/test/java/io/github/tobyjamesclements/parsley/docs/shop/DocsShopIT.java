@@ -29,7 +29,8 @@ import org.springframework.kafka.test.context.EmbeddedKafka;
 /**
  * The Spring example of docs/spring-boot.md, as copied (the docs' snippets are these classes), runs
  * against the in-JVM broker with the properties the docs give and delivers a payment after the
- * order it was stamped after, even while that order is still uncommitted.
+ * order it was stamped after, even while that order is still uncommitted; the balance keeper, a
+ * second stage on {@code payments}, applies the payment without waiting for the order.
  */
 @SpringBootTest(classes = ShopApplication.class, properties = {
     "spring.application.name=shop",
@@ -72,6 +73,8 @@ class DocsShopIT {
         }
         Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> notifications().size() >= 2);
         assertThat(notifications()).containsExactly("order o1", "payment o1");
+        assertThat(committed("balances")).as("the balance keeper reads payments too (fan-out), without waiting for"
+                + " orders it does not consume").hasSize(1).first().asString().contains("\"paid\":5");
     }
 
     private KafkaProducer<String, String> producer(String transactionalId) {
@@ -83,12 +86,16 @@ class DocsShopIT {
     }
 
     private List<String> notifications() {
+        return committed("notifications");
+    }
+
+    private List<String> committed(String topic) {
         List<String> out = new ArrayList<>();
         try (KafkaConsumer<String, String> c = new KafkaConsumer<>(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
                 brokers, ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed"), new StringDeserializer(),
                 new StringDeserializer())) {
-            List<TopicPartition> tps = c.partitionsFor("notifications").stream()
-                    .map(i -> new TopicPartition("notifications", i.partition())).toList();
+            List<TopicPartition> tps = c.partitionsFor(topic).stream()
+                    .map(i -> new TopicPartition(topic, i.partition())).toList();
             c.assign(tps);
             c.seekToBeginning(tps);
             Map<TopicPartition, Long> end = c.endOffsets(tps);

@@ -26,11 +26,6 @@ class Topics {
     }
 
     @Bean
-    Topic<String, PaymentConfirmed> paymentsForBalances(ParsleyCodecs codecs) {
-        return Topic.of("payments-for-balances", Codec.utf8(), codecs.json(PaymentConfirmed.class));
-    }
-
-    @Bean
     Topic<String, Balance> balances(ParsleyCodecs codecs) {
         return Topic.of("balances", Codec.utf8(), codecs.json(Balance.class));
     }

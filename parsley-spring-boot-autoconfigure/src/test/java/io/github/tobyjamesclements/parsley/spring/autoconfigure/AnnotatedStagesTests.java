@@ -1,11 +1,13 @@
 package io.github.tobyjamesclements.parsley.spring.autoconfigure;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 import io.github.tobyjamesclements.parsley.Codec;
 import io.github.tobyjamesclements.parsley.Emission;
 import io.github.tobyjamesclements.parsley.Message;
 import io.github.tobyjamesclements.parsley.Parsley;
+import io.github.tobyjamesclements.parsley.Stage;
 import io.github.tobyjamesclements.parsley.Step;
 import io.github.tobyjamesclements.parsley.Tick;
 import io.github.tobyjamesclements.parsley.spring.CausalFold;
@@ -81,19 +83,31 @@ class AnnotatedStagesTests {
     }
 
     @Test
-    void topicConsumedByTwoStagesFailsStartup() {
+    void topicConsumedByTwoStagesComposesBothStagesOnIt() {
         contextRunner.withBean("first", FirstOrderConsumer.class).withBean("second", SecondOrderConsumer.class)
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    assertThat(context.getBean(Parsley.class).stages())
+                            .extracting(Stage::name, Stage::sourceTopics)
+                            .containsExactlyInAnyOrder(tuple("billing", List.of("orders")),
+                                    tuple("shipping", List.of("orders")));
+                });
+    }
+
+    @Test
+    void topicConsumedTwiceWithinOneStageFailsStartup() {
+        contextRunner.withBean("first", FirstOrderConsumer.class).withBean("again", AnotherBillingConsumer.class)
                 .run(context -> {
                     assertThat(context).hasFailed();
                     assertThat(context.getStartupFailure()).rootCause().isInstanceOf(DuplicateSourceException.class)
                             .hasMessage("Topic 'orders' is the source of stage 'billing' (first.onOrder) and of"
-                                    + " stage 'shipping' (second.onOrder)");
+                                    + " stage 'billing' (again.onOrder)");
                     FailureAnalysis analysis = FailureAnalyses.of(context.getStartupFailure());
                     assertThat(analysis.getDescription()).isEqualTo("Topic 'orders' is the source of stage 'billing'"
-                            + " (first.onOrder) and of stage 'shipping' (second.onOrder), but each source topic"
-                            + " belongs to exactly one method of one stage.");
-                    assertThat(analysis.getAction()).isEqualTo("Consume 'orders' in one method, or run the two"
-                            + " stages as separate applications.");
+                            + " (first.onOrder) and of stage 'billing' (again.onOrder), but within one stage each"
+                            + " source topic belongs to exactly one method.");
+                    assertThat(analysis.getAction()).isEqualTo("Consume 'orders' in one method of the stage. Other"
+                            + " stages may consume it as well: each keeps its own order, holds and state.");
                 });
     }
 
@@ -209,6 +223,13 @@ class AnnotatedStagesTests {
     static class SecondOrderConsumer {
 
         @CausalHandler(stage = "shipping", source = "orders")
+        void onOrder(Message<String, String> m) {
+        }
+    }
+
+    static class AnotherBillingConsumer {
+
+        @CausalHandler(stage = "billing", source = "orders")
         void onOrder(Message<String, String> m) {
         }
     }

@@ -58,12 +58,12 @@ class AnalyzersTests {
     void duplicateSourceNamesBothConsumers() {
         FailureAnalysis analysis = analyze(new Analyzers.DuplicateSourceFailureAnalyzer(),
                 new DuplicateSourceException("orders", "stage 'billing' (billing.onOrder)",
-                        "stage 'shipping' (shipping.onOrder)"));
+                        "stage 'billing' (refunds.onOrder)"));
         assertThat(analysis.getDescription()).isEqualTo("Topic 'orders' is the source of stage 'billing'"
-                + " (billing.onOrder) and of stage 'shipping' (shipping.onOrder), but each source topic belongs to"
-                + " exactly one method of one stage.");
-        assertThat(analysis.getAction()).isEqualTo("Consume 'orders' in one method, or run the two stages as"
-                + " separate applications.");
+                + " (billing.onOrder) and of stage 'billing' (refunds.onOrder), but within one stage each source"
+                + " topic belongs to exactly one method.");
+        assertThat(analysis.getAction()).isEqualTo("Consume 'orders' in one method of the stage. Other stages may"
+                + " consume it as well: each keeps its own order, holds and state.");
     }
 
     @Test

@@ -8,8 +8,9 @@ import org.springframework.stereotype.Component;
 
 /**
  * The balances stage: folds each customer's applied payments into running totals and writes every
- * new balance to {@code balances}. It reads {@code ledger}, not {@code payments}, because a topic
- * is the source of one stage only.
+ * new balance to {@code balances}. It reads {@code payments} like the notifier does: each stage
+ * orders the topic on its own, and this one, which reads no orders, applies a payment as soon as
+ * it arrives.
  */
 @Component
 class Balances {
@@ -20,8 +21,8 @@ class Balances {
         this.balances = balances;
     }
 
-    @CausalFold(stage = "balances", source = OrderTopics.LEDGER, sinks = OrderTopics.BALANCES)
-    Step<Balance> apply(Balance balance, Message<String, PaymentApplied> m) {
+    @CausalFold(stage = "balances", source = OrderTopics.PAYMENTS, sinks = OrderTopics.BALANCES)
+    Step<Balance> apply(Balance balance, Message<String, PaymentConfirmed> m) {
         Balance next = balance.plus(m.value().amount());
         return Step.of(next, balances.send(m.key(), next));
     }

@@ -18,14 +18,11 @@ public class OrderTopics {
     /** Orders, written by the order service; a source of the notifier. */
     public static final String ORDERS = "orders";
 
-    /** Payments, written by the payment service; a source of the notifier, co-partitioned with orders. */
+    /** Payments, written by the payment service; a source of the notifier and of the balances fold, co-partitioned with orders. */
     public static final String PAYMENTS = "payments";
 
     /** "order &lt;id&gt;" and "payment &lt;id&gt;" lines, in the order the notifier saw them. */
     public static final String NOTIFICATIONS = "notifications";
-
-    /** Payments the notifier applied; the source of the balances fold. */
-    public static final String LEDGER = "ledger";
 
     /** Each customer's balance after every payment. */
     public static final String BALANCES = "balances";
@@ -43,11 +40,6 @@ public class OrderTopics {
     @Bean
     Topic<String, String> notificationsTopic() {
         return Topic.of(NOTIFICATIONS, Codec.utf8(), Codec.utf8());
-    }
-
-    @Bean
-    Topic<String, PaymentApplied> ledgerTopic(ParsleyCodecs codecs) {
-        return Topic.of(LEDGER, Codec.utf8(), codecs.json(PaymentApplied.class));
     }
 
     @Bean

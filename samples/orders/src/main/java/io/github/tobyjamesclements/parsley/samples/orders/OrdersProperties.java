@@ -102,7 +102,7 @@ public class OrdersProperties {
         /** Number of partitions of the notifier's sources, orders and payments (they must be equal). */
         private int sourcePartitions = 4;
 
-        /** Number of partitions of notifications, ledger and balances. */
+        /** Number of partitions of notifications and balances. */
         private int sinkPartitions = 2;
 
         /** Replication factor of created topics; -1 for the broker's default. */

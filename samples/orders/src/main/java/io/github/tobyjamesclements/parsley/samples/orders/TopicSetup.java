@@ -49,7 +49,6 @@ public final class TopicSetup {
         wanted.put(OrderTopics.ORDERS, settings.getSourcePartitions());
         wanted.put(OrderTopics.PAYMENTS, settings.getSourcePartitions());
         wanted.put(OrderTopics.NOTIFICATIONS, settings.getSinkPartitions());
-        wanted.put(OrderTopics.LEDGER, settings.getSinkPartitions());
         wanted.put(OrderTopics.BALANCES, settings.getSinkPartitions());
         try (Admin admin = Admin.create(adminConfig)) {
             Map<String, Integer> existing = describe(admin, wanted.keySet());

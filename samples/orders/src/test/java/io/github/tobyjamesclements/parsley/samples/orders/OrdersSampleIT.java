@@ -79,7 +79,7 @@ class OrdersSampleIT {
     @Test
     void sourcesShareAPartitionCountAndSinksHaveTheirOwn() {
         assertThat(topics.partitions()).containsAllEntriesOf(Map.of(OrderTopics.ORDERS, 4, OrderTopics.PAYMENTS, 4,
-                OrderTopics.NOTIFICATIONS, 2, OrderTopics.LEDGER, 2, OrderTopics.BALANCES, 2));
+                OrderTopics.NOTIFICATIONS, 2, OrderTopics.BALANCES, 2));
     }
 
     private double metric(String name) throws Exception {
