@@ -17,14 +17,17 @@ import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.TopologyDescription;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
 import org.apache.kafka.streams.processor.StateRestoreListener;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A running (or startable) Parsley application: an allowlist over {@link KafkaStreams} with no
  * accessor to the instance. Interactive queries, pause and resume, thread changes and state
  * clean-up are withheld: they can observe uncommitted state or freeze release across the fleet.
  *
- * <p>Thread-safe as {@code KafkaStreams} is. By default an uncaught exception shuts the client
- * down (fail closed); a handler that throws or returns null is treated the same way.
+ * <p>Thread-safe as {@code KafkaStreams} is. By default an uncaught exception (or {@link Error})
+ * shuts the client down (fail closed); a handler that throws anything or returns null is treated
+ * the same way.
  *
  * <p>Closing leaves the consumer group, so the other instances of the application take over this
  * one's tasks at once instead of after the session timeout. A static member (one configured with
@@ -34,6 +37,8 @@ public final class CausalStreams implements AutoCloseable {
 
     /** The consumer's switch for a leave-group request on close; Kafka Streams defaults it to false. */
     private static final String LEAVE_GROUP_ON_CLOSE = "internal.leave.group.on.close";
+
+    private static final Logger log = LoggerFactory.getLogger(CausalStreams.class);
 
     private final String applicationId;
     private final KafkaStreams streams;
@@ -74,22 +79,43 @@ public final class CausalStreams implements AutoCloseable {
     }
 
     /**
-     * Sets the uncaught-exception handler. It is totalised: a handler that throws or returns null
-     * resolves to {@code SHUTDOWN_CLIENT}.
+     * Sets the uncaught-exception handler. It is totalised: a handler that throws anything, an
+     * {@link Error} included, or returns null resolves to {@code SHUTDOWN_CLIENT}, as if there were
+     * no handler; the failure is logged.
      *
      * @param handler the handler, never null
      * @throws IllegalStateException if the application was started
      */
     public void setUncaughtExceptionHandler(StreamsUncaughtExceptionHandler handler) {
-        Objects.requireNonNull(handler, "handler");
-        streams.setUncaughtExceptionHandler(e -> {
+        streams.setUncaughtExceptionHandler(totalised(applicationId, Objects.requireNonNull(handler, "handler")));
+    }
+
+    /**
+     * {@code handler} made total. Kafka Streams calls it on the dying stream thread without a guard:
+     * whatever escapes it kills the thread without the client deciding its fate, so the client
+     * would keep running, or wait, without that thread's tasks. Every {@link Throwable} is caught,
+     * not only a {@link RuntimeException}: a handler that fails an assertion or runs out of memory
+     * leaves the client in no better state to continue.
+     */
+    static StreamsUncaughtExceptionHandler totalised(String applicationId, StreamsUncaughtExceptionHandler handler) {
+        return e -> {
+            StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse r;
             try {
-                StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse r = handler.handle(e);
-                return r == null ? StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.SHUTDOWN_CLIENT : r;
-            } catch (RuntimeException failed) {
+                r = handler.handle(e);
+            } catch (Throwable failed) {
+                log.error("The uncaught-exception handler failed; application={}, exception={}; the client shuts down"
+                        + " (SHUTDOWN_CLIENT), as without a handler: make the handler return a response for every"
+                        + " throwable", applicationId, e.toString(), failed);
                 return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
             }
-        });
+            if (r == null) {
+                log.error("The uncaught-exception handler returned null; application={}, exception={}; the client"
+                        + " shuts down (SHUTDOWN_CLIENT), as without a handler: make the handler return a response",
+                        applicationId, e.toString());
+                return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
+            }
+            return r;
+        };
     }
 
     /**
