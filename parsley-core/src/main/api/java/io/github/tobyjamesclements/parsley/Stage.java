@@ -47,7 +47,7 @@ public final class Stage {
     private final Duration holdWarningAfter;
     private final State state;
 
-    private Stage(Spec spec) {
+    Stage(StageSpec spec) {
         this.name = spec.name;
         this.sources = Collections.unmodifiableMap(new LinkedHashMap<>(spec.sources));
         this.sinks = Collections.unmodifiableMap(new LinkedHashMap<>(spec.sinks));
@@ -69,7 +69,7 @@ public final class Stage {
         if (!isValidName(name)) {
             throw new IllegalArgumentException("Stage name must match " + NAME_RULE + "; name='" + name + "'");
         }
-        return new Builder(new Spec(name));
+        return new Builder(new StageSpec(name));
     }
 
     /**
@@ -172,12 +172,7 @@ public final class Stage {
      * @throws IllegalArgumentException if the id is not a valid application id
      */
     public String tickTopic(String applicationId) {
-        // the rule's text is a constant, so this reads Parsley's rule without depending on the host tier
-        if (applicationId == null || !applicationId.matches(Parsley.APPLICATION_ID_RULE)) {
-            throw new IllegalArgumentException("Application id must match " + Parsley.APPLICATION_ID_RULE
-                    + "; applicationId='" + applicationId + "', stage=" + name);
-        }
-        return applicationId + "-" + name + "-ticks";
+        return StageSpec.tickTopic(applicationId, name);
     }
 
     /**
@@ -190,17 +185,7 @@ public final class Stage {
      * @throws IllegalArgumentException if a source's count is below 1
      */
     public int tickPartitions(ToIntFunction<String> sourcePartitions) {
-        Objects.requireNonNull(sourcePartitions, "sourcePartitions");
-        int widest = 1;
-        for (String topic : sources.keySet()) {
-            int count = sourcePartitions.applyAsInt(topic);
-            if (count < 1) {
-                throw new IllegalArgumentException("A source topic needs at least one partition; stage=" + name
-                        + ", topic=" + topic + ", partitions=" + count);
-            }
-            widest = Math.max(widest, count);
-        }
-        return widest;
+        return StageSpec.tickPartitions(name, sources.keySet(), sourcePartitions);
     }
 
     @Override
@@ -227,76 +212,12 @@ public final class Stage {
     record State(Codec<Object> codec, Supplier<Object> initial) {
     }
 
-    /** Builder state shared by {@link Builder} and {@link Stateful}. */
-    private static final class Spec {
-        final String name;
-        final Map<String, Source> sources = new LinkedHashMap<>();
-        final Map<String, Topic<?, ?>> sinks = new LinkedHashMap<>();
-        Ticks ticks;
-        Duration truncationInterval = DEFAULT_TRUNCATION_INTERVAL;
-        Duration holdWarningAfter = DEFAULT_HOLD_WARNING;
-        State state;
-
-        Spec(String name) {
-            this.name = name;
-        }
-
-        void source(Topic<?, ?> topic, Logic logic, boolean stateful) {
-            Objects.requireNonNull(topic, "topic");
-            if (sources.putIfAbsent(topic.name(), new Source(topic, logic, stateful)) != null) {
-                throw new IllegalArgumentException("Topic is already a source of this stage; stage=" + name
-                        + ", topic=" + topic.name() + "; declare one handler or fold per source topic");
-            }
-        }
-
-        void sinks(Topic<?, ?>... topics) {
-            for (Topic<?, ?> t : topics) {
-                Objects.requireNonNull(t, "sink topic");
-                sinks.put(t.name(), t);
-            }
-        }
-
-        void ticks(Duration interval, Logic logic, boolean stateful) {
-            Objects.requireNonNull(interval, "interval");
-            if (interval.isZero() || interval.isNegative()) {
-                throw new IllegalArgumentException("Tick interval must be positive; stage=" + name + ", interval="
-                        + interval);
-            }
-            if (ticks != null) {
-                throw new IllegalStateException("Ticks are already declared; stage=" + name
-                        + "; declare ticks once per stage");
-            }
-            ticks = new Ticks(interval, logic, stateful);
-        }
-
-        void truncationInterval(Duration interval) {
-            Objects.requireNonNull(interval, "interval");
-            if (interval.isZero() || interval.isNegative()) {
-                throw new IllegalArgumentException("Truncation interval must be positive; stage=" + name
-                        + ", interval=" + interval);
-            }
-            truncationInterval = interval;
-        }
-
-        void holdWarningAfter(Duration after) {
-            holdWarningAfter = Objects.requireNonNull(after, "after");
-        }
-
-        Stage build() {
-            if (sources.isEmpty()) {
-                throw new IllegalStateException("Stage has no sources; stage=" + name
-                        + "; declare at least one source with on(topic, ...)");
-            }
-            return new Stage(this);
-        }
-    }
-
     /** Declares a stateless stage; {@link #state} turns it into a stateful one. Not thread-safe. */
     public static final class Builder {
 
-        private final Spec spec;
+        private final StageSpec spec;
 
-        private Builder(Spec spec) {
+        private Builder(StageSpec spec) {
             this.spec = spec;
         }
 
@@ -402,9 +323,9 @@ public final class Stage {
      */
     public static final class Stateful<S> {
 
-        private final Spec spec;
+        private final StageSpec spec;
 
-        private Stateful(Spec spec) {
+        private Stateful(StageSpec spec) {
             this.spec = spec;
         }
 

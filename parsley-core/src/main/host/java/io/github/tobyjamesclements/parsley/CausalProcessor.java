@@ -1,16 +1,9 @@
 package io.github.tobyjamesclements.parsley;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.SortedSet;
-import java.util.TreeMap;
-import java.util.TreeSet;
-import java.util.UUID;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.StreamsConfig;
@@ -44,9 +37,8 @@ final class CausalProcessor implements Processor<byte[], byte[], byte[], byte[]>
     private CausalNode node;
     private StreamsStateStore protocolState;
     private Map<String, Channel> channelsByTopic;
-    /** The captured-position keys of this task's channels, built once: the sweep runs per record. */
-    private Map<TopicPartition, Channel> channelsByPartition;
     private Map<Channel, String> topicsByChannel;
+    private PositionFeed positions;
     private Map<Channel, Long> fedThrough;
     /** The first offset fed per channel since init: a poison record's reset advice depends on it. */
     private Map<Channel, Long> firstFed;
@@ -55,10 +47,10 @@ final class CausalProcessor implements Processor<byte[], byte[], byte[], byte[]>
     private StageMetrics metrics;
     private HoldMonitor monitor;
     private PoisonRecords poison;
+    private ArrivalChecks arrival;
     private DeliveryTracing tracing;
     /** Whether this task consumes more than one channel: only then can an unstamped record be misordered. */
     private boolean ordersAcrossChannels;
-    private boolean positionsChecked;
     private long replaysReported;
 
     /** {@code deadLetters} is null for an application without a dead-letter topic (fail closed). */
@@ -76,6 +68,31 @@ final class CausalProcessor implements Processor<byte[], byte[], byte[], byte[]>
         this.context = context;
         int partition = context.taskId().partition();
         String taskId = context.taskId().toString();
+        checkHost();
+        node = null;
+        if (!TaskChannels.present(stage, catalog, partition)) {
+            // A task of a wider stage sharing a topic (fan-out): none of this stage's partitions is
+            // here, so it has no channel, sender or tick here; it never gets a record.
+            log.debug("Stage has no partition in this task; stage={}, task={}", stage.name(), taskId);
+            return;
+        }
+        TaskChannels channels = new TaskChannels(applicationId, stage, catalog, partition);
+        channelsByTopic = channels.byTopic;
+        topicsByChannel = channels.topicsByChannel;
+        positions = new PositionFeed(channels.byPartition, !catalog.brokerBacked());
+        fedThrough = new HashMap<>();
+        firstFed = new HashMap<>();
+        replaysReported = 0;
+        ordersAcrossChannels = channelsByTopic.size() > 1;
+        createNode(channels, taskId);
+        observe(taskId);
+        schedule();
+        log.info("Stage task initialised; stage={}, task={}, channels={}, sinks={}, held={}", stage.name(), taskId,
+                channelsByTopic, stage.sinks().keySet(), node.held());
+    }
+
+    /** F11 and topic identity: a broker-backed task runs only under the settings Parsley.streams enforces. */
+    private void checkHost() {
         if (catalog.brokerBacked()) {
             Object guarantee = context.appConfigs().get(StreamsConfig.PROCESSING_GUARANTEE_CONFIG);
             if (!StreamsConfig.EXACTLY_ONCE_V2.equals(guarantee)) {
@@ -85,62 +102,33 @@ final class CausalProcessor implements Processor<byte[], byte[], byte[], byte[]>
             }
             catalog.verifyUnchanged(declaredTopics());
         }
-        node = null;
-        if (stage.sources().keySet().stream().noneMatch(t -> partition < catalog.partitions(t))) {
-            // A task of a wider stage sharing a topic (fan-out): none of this stage's partitions is
-            // here, so it has no channel, sender or tick here; it never gets a record.
-            log.debug("Stage has no partition in this task; stage={}, task={}", stage.name(), taskId);
-            return;
-        }
-        channelsByTopic = new LinkedHashMap<>();
-        Map<Channel, Stage.Source> sources = new HashMap<>();
-        for (Stage.Source s : stage.sources().values()) {
-            if (partition < catalog.partitions(s.topic().name())) {
-                Channel c = new Channel(catalog.topicId(s.topic().name()), partition);
-                channelsByTopic.put(s.topic().name(), c);
-                sources.put(c, s);
-            }
-        }
-        String tickTopic = stage.tickTopic(applicationId);
-        Channel tickChannel = stage.ticks().isPresent() ? new Channel(catalog.topicId(tickTopic), partition) : null;
-        if (tickChannel != null) {
-            channelsByTopic.put(tickTopic, tickChannel);
-        }
-        topicsByChannel = new TreeMap<>();
-        channelsByTopic.forEach((t, c) -> topicsByChannel.put(c, t));
-        channelsByPartition = new LinkedHashMap<>();
-        channelsByTopic.forEach((t, c) -> channelsByPartition.put(new TopicPartition(t, c.partition()), c));
-        SortedSet<UUID> sinks = new TreeSet<>();
-        stage.sinks().keySet().forEach(t -> sinks.add(catalog.topicId(t)));
-        if (tickChannel != null) {
-            sinks.add(tickChannel.topicId());
-        }
-        UUID sender = UUID.nameUUIDFromBytes((applicationId + "/" + stage.name() + "/" + partition)
-                .getBytes(StandardCharsets.UTF_8));
-        NodeConfig config = new NodeConfig(stage.name() + "-task-" + taskId, sender,
-                new TreeSet<>(channelsByTopic.values()), sinks);
+    }
+
+    /** The node over its restored state, and what runs its deliveries' logic and sends their emissions. */
+    private void createNode(TaskChannels channels, String taskId) {
         KeyValueStore<Bytes, byte[]> protocolStore = context.getStateStore(Assembly.protocolStore(stage));
         protocolState = new StreamsStateStore(protocolStore);
-        node = new CausalNode(config, protocolState, catalog);
+        node = new CausalNode(channels.nodeConfig(taskId), protocolState, catalog);
         KeyValueStore<Bytes, byte[]> foldStore = stage.state().isPresent()
                 ? context.getStateStore(Assembly.foldStore(stage)) : null;
-        door = new StampingDoor(context, node, stage, catalog, tickTopic, tickChannel);
-        logic = new LogicRunner(stage, sources, tickChannel, foldStore);
-        fedThrough = new HashMap<>();
-        firstFed = new HashMap<>();
-        positionsChecked = !catalog.brokerBacked();
-        replaysReported = 0;
+        door = new StampingDoor(context, node, stage, catalog, channels.tickTopic, channels.tickChannel);
+        logic = new LogicRunner(stage, channels.sources, channels.tickChannel, foldStore);
+    }
+
+    /** Metrics, the dead-letter path, hold monitoring, delivery tracing and arrival checks of this task. */
+    private void observe(String taskId) {
         metrics = new StageMetrics(context.metrics(), stage.name(), taskId, channelsByTopic.keySet());
         poison = new PoisonRecords(context, applicationId, stage.name(), deadLetters, metrics);
         monitor = new HoldMonitor(stage.name(), taskId, node, catalog, topicsByChannel, stage.holdWarningAfter(),
                 board, metrics, board.clockFor(context));
         tracing = new DeliveryTracing(board.observer(), stage.name(), node, catalog, monitor);
-        ordersAcrossChannels = channelsByTopic.size() > 1;
+        arrival = new ArrivalChecks(stage.name(), node, catalog, board, metrics, channelsByTopic.keySet());
+    }
+
+    private void schedule() {
         context.schedule(SWEEP_INTERVAL, PunctuationType.WALL_CLOCK_TIME, now -> sweep());
         stage.ticks().ifPresent(t -> context.schedule(t.interval(), PunctuationType.WALL_CLOCK_TIME, this::tick));
         context.schedule(stage.truncationInterval(), PunctuationType.WALL_CLOCK_TIME, now -> truncate());
-        log.info("Stage task initialised; stage={}, task={}, channels={}, sinks={}, held={}", stage.name(), taskId,
-                channelsByTopic, stage.sinks().keySet(), node.held());
     }
 
     @Override
@@ -202,55 +190,16 @@ final class CausalProcessor implements Processor<byte[], byte[], byte[], byte[]>
         monitor.afterStep();
     }
 
-    /**
-     * A record without a clock claims no causes, so the gate delivers it as soon as it heads its
-     * queue, in whatever order it arrived relative to the task's other channels. Counted, and
-     * logged once per stage and topic in this application.
-     */
     private void unstamped(RecordMetadata md) {
-        metrics.unstamped(md.topic());
-        if (board.firstWarning("unstamped/" + stage.name() + "/" + md.topic())) {
-            log.warn("Records from topic {} are not stamped: they carry no {} header, so stage {}, which consumes"
-                    + " {}, delivers them without any ordering guarantee relative to its other sources; first at"
-                    + " partition={}, offset={}. Stamp them where they are produced with CausalClock (observe what"
-                    + " caused a record, recordProduced after each acknowledged send, stamp the next record's"
-                    + " headers); see docs/concepts.md, 'Stamping producers'. Logged once per stage and topic;"
-                    + " counted by the records-unstamped-total metric (Micrometer: parsley.records.unstamped)",
-                    md.topic(), CausalHeaders.CLOCK, stage.name(), channelsByTopic.keySet(), md.partition(),
-                    md.offset());
-        }
+        arrival.unstamped(md);
     }
 
-    /** F12: without captured positions the liveness feed is missing; fail rather than wedge later. */
     private void checkPositionsCaptured(RecordMetadata md, String where) {
-        if (positionsChecked) {
-            return;
-        }
-        if (PositionCapture.view(new TopicPartition(md.topic(), md.partition())) == null) {
-            throw new IllegalStateException("No captured consumer positions for a stage's source; stage="
-                    + stage.name() + ", " + where + "; start the application through Parsley.streams (fail closed)");
-        }
-        positionsChecked = true;
+        positions.requireCaptured(new TopicPartition(md.topic(), md.partition()), stage.name(), where);
     }
 
-    /**
-     * §16.3: the first record of a channel with history must not bridge over records retention
-     * deleted before this stage consumed them. Records in the hold queue were consumed: retention
-     * deleting them loses nothing, so the history ends at the last held record, not the frontier.
-     */
     private void checkRetention(Channel channel, RecordMetadata md, String where) {
-        long received = node.receivedThrough(channel);
-        if (!catalog.brokerBacked() || fedThrough.containsKey(channel) || received < 0
-                || md.offset() <= received + 1) {
-            return;
-        }
-        long logStart = catalog.logStart(md.topic(), md.partition());
-        if (logStart > received + 1) {
-            throw new IllegalStateException("Retention deleted records this stage had not consumed; stage="
-                    + stage.name() + ", " + where + ", lost offsets=[" + (received + 1) + ", " + (logStart - 1)
-                    + "]; causal order over them cannot be established: fix retention, then reset the application's"
-                    + " state and offsets deliberately");
-        }
+        arrival.retention(channel, md, where, fedThrough.containsKey(channel));
     }
 
     /**
@@ -287,14 +236,7 @@ final class CausalProcessor implements Processor<byte[], byte[], byte[], byte[]>
 
     /** H2: report a captured position only once every record the polls returned below it was fed. */
     private void sweepPositions() {
-        for (Map.Entry<TopicPartition, Channel> e : channelsByPartition.entrySet()) {
-            PositionCapture.View view = PositionCapture.view(e.getKey());
-            if (view == null || view.position() < 0
-                    || view.lastReturned() > fedThrough.getOrDefault(e.getValue(), -1L)) {
-                continue;
-            }
-            handle(node.positionAdvance(e.getValue(), view.position()), null, -1);
-        }
+        positions.sweep(fedThrough, (channel, position) -> handle(node.positionAdvance(channel, position), null, -1));
     }
 
     private void sweep() {
@@ -325,11 +267,8 @@ final class CausalProcessor implements Processor<byte[], byte[], byte[], byte[]>
         }
     }
 
-    private List<String> declaredTopics() {
-        List<String> out = new ArrayList<>(stage.sources().keySet());
-        out.addAll(stage.sinks().keySet());
-        stage.ticks().ifPresent(t -> out.add(stage.tickTopic(applicationId)));
-        return out;
+    private Iterable<String> declaredTopics() {
+        return Composition.declaredTopics(applicationId, List.of(stage), null);
     }
 
     @Override

@@ -1,24 +1,17 @@
 package io.github.tobyjamesclements.parsley;
 
 import java.time.Duration;
-import java.util.Collections;
-import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.regex.Pattern;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.Topology;
-import org.apache.kafka.streams.errors.DefaultProductionExceptionHandler;
-import org.apache.kafka.streams.errors.LogAndFailProcessingExceptionHandler;
 
 /**
  * The front door: composes stages into one application and runs them, broker-less for tests or
@@ -47,9 +40,6 @@ public final class Parsley {
     public static final Duration DEFAULT_STARTUP_CHECK_TIMEOUT = Duration.ofSeconds(15);
 
     static final Pattern APPLICATION_ID = Pattern.compile(APPLICATION_ID_RULE);
-
-    private static final String FAILING_PROCESSING_HANDLER = LogAndFailProcessingExceptionHandler.class.getName();
-    private static final String FAILING_PRODUCTION_HANDLER = DefaultProductionExceptionHandler.class.getName();
 
     private final String applicationId;
     private final List<Stage> stages;
@@ -82,31 +72,7 @@ public final class Parsley {
             throw new IllegalArgumentException("Application id must match " + APPLICATION_ID_RULE
                     + "; applicationId='" + applicationId + "'");
         }
-        if (stages.length == 0) {
-            throw new IllegalArgumentException("An application needs at least one stage; applicationId="
-                    + applicationId);
-        }
-        Set<String> names = new LinkedHashSet<>();
-        Map<String, String> tickOwners = new TreeMap<>();
-        for (Stage stage : stages) {
-            Objects.requireNonNull(stage, "stage");
-            if (!names.add(stage.name())) {
-                throw new IllegalArgumentException("Two stages share a name; applicationId=" + applicationId
-                        + ", stage=" + stage.name() + "; stage names key stores and sender ids and must be distinct");
-            }
-            stage.ticks().ifPresent(t -> tickOwners.put(stage.tickTopic(applicationId), stage.name()));
-        }
-        for (Stage stage : stages) {
-            for (String topic : stage.sources().keySet()) {
-                String owner = tickOwners.get(topic);
-                if (owner != null) {
-                    throw new IllegalArgumentException("A tick topic is declared as a source; applicationId="
-                            + applicationId + ", topic=" + topic + ", stage=" + stage.name() + ", ticking stage="
-                            + owner + "; a tick topic carries its own stage's ticks only, which reach that stage by"
-                            + " themselves: remove it from the sources");
-                }
-            }
-        }
+        Composition.check(applicationId, stages);
         return new Parsley(applicationId, List.of(stages), DEFAULT_STARTUP_CHECK_TIMEOUT, null,
                 DeliveryObserver.NONE);
     }
@@ -132,12 +98,7 @@ public final class Parsley {
      * @return an unmodifiable map from setting to required value, in a stable order, never null
      */
     public Map<String, String> enforcedSettings() {
-        Map<String, String> enforced = new LinkedHashMap<>();
-        enforced.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
-        enforced.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG, FAILING_PROCESSING_HANDLER);
-        enforced.put(StreamsConfig.PRODUCTION_EXCEPTION_HANDLER_CLASS_CONFIG, FAILING_PRODUCTION_HANDLER);
-        enforced.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
-        return Collections.unmodifiableMap(enforced);
+        return StreamsSettings.enforced(applicationId);
     }
 
     /**
@@ -160,19 +121,7 @@ public final class Parsley {
      */
     public Parsley deadLetterTopic(String topic) {
         Objects.requireNonNull(topic, "topic");
-        if (!APPLICATION_ID.matcher(topic).matches() || topic.length() > 249 || topic.equals(".")
-                || topic.equals("..")) {
-            throw new IllegalArgumentException("Dead-letter topic is not a legal Kafka topic name; applicationId="
-                    + applicationId + ", topic='" + topic + "'; use up to 249 of [a-zA-Z0-9._-]");
-        }
-        for (Stage stage : stages) {
-            if (stage.sources().containsKey(topic) || (stage.ticks().isPresent()
-                    && stage.tickTopic(applicationId).equals(topic))) {
-                throw new IllegalArgumentException("Dead-letter topic is a source of a stage; applicationId="
-                        + applicationId + ", topic=" + topic + ", stage=" + stage.name() + "; dead letters would be"
-                        + " consumed again: use a topic no stage consumes");
-            }
-        }
+        Composition.checkDeadLetterTopic(applicationId, stages, topic);
         return new Parsley(applicationId, stages, startupCheckTimeout, topic, observer);
     }
 
@@ -266,10 +215,7 @@ public final class Parsley {
      *     application's
      */
     public void checkCluster(Properties properties) {
-        Properties p = new Properties();
-        p.putAll(Objects.requireNonNull(properties, "properties"));
-        requireOwnApplicationId(p);
-        p.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
+        Properties p = StreamsSettings.forCheck(properties, applicationId);
         // Kafka's non-logging constructor: streams() dumps the same configuration once it is used.
         check(new StreamsConfig(p, false) { });
     }
@@ -314,28 +260,7 @@ public final class Parsley {
      *     compacted, or a tick topic has the wrong partition count
      */
     public CausalStreams streams(Properties properties) {
-        Properties p = new Properties();
-        p.putAll(Objects.requireNonNull(properties, "properties"));
-        Object guarantee = p.get(StreamsConfig.PROCESSING_GUARANTEE_CONFIG);
-        if (guarantee != null && !StreamsConfig.EXACTLY_ONCE_V2.equals(guarantee.toString())) {
-            throw new IllegalArgumentException("Causal delivery requires processing.guarantee=exactly_once_v2;"
-                    + " configured=" + guarantee + "; remove the setting or set it to exactly_once_v2: hold queues,"
-                    + " clocks, state, consumed offsets and outputs must commit atomically");
-        }
-        requireFailingHandler(p, StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG,
-                FAILING_PROCESSING_HANDLER, "Causal delivery requires a processing exception to fail"
-                        + " the task", "a step that throws must abort, or the records it released would be skipped"
-                        + " and order lost");
-        requireFailingHandler(p, StreamsConfig.PRODUCTION_EXCEPTION_HANDLER_CLASS_CONFIG,
-                FAILING_PRODUCTION_HANDLER, "Causal delivery requires a failed send to fail the task",
-                "a handler that continues would commit the step without the output, and its consumers would never"
-                        + " see it");
-        requireOwnApplicationId(p);
-        p.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
-        p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
-        p.put(StreamsConfig.consumerPrefix(ConsumerConfig.ISOLATION_LEVEL_CONFIG), "read_committed");
-        p.put(StreamsConfig.mainConsumerPrefix(ConsumerConfig.ISOLATION_LEVEL_CONFIG), "read_committed");
-        CausalStreams.leaveGroupOnClose(p);
+        Properties p = StreamsSettings.enforce(properties, applicationId);
         StreamsConfig config = new StreamsConfig(p);
         check(config);
         Admin admin = Admin.create(config.getAdminConfigs(applicationId + "-parsley-admin"));
@@ -353,25 +278,6 @@ public final class Parsley {
         }
     }
 
-    private void requireOwnApplicationId(Properties p) {
-        Object id = p.get(StreamsConfig.APPLICATION_ID_CONFIG);
-        if (id != null && !applicationId.equals(id.toString())) {
-            throw new IllegalArgumentException("application.id differs from the application's id; configured=" + id
-                    + ", applicationId=" + applicationId + "; remove the setting or make them equal");
-        }
-    }
-
-    /** Refuses an exception handler other than the one Kafka ships that fails the task. */
-    private static void requireFailingHandler(Properties p, String setting, String failing, String requirement,
-            String why) {
-        Object handler = p.get(setting);
-        String name = handler instanceof Class<?> c ? c.getName() : String.valueOf(handler);
-        if (handler != null && !failing.equals(name)) {
-            throw new IllegalArgumentException(requirement + "; " + setting + "=" + name + "; remove the setting: "
-                    + why);
-        }
-    }
-
     private DeadLetterBoard deadLetterBoard() {
         return deadLetterTopic == null ? null
                 : new DeadLetterBoard(deadLetterTopic, stages.stream().map(Stage::name).toList());
@@ -379,16 +285,7 @@ public final class Parsley {
 
     /** Every topic resolved at startup (exists, not compacted): the dead-letter topic included. */
     private Set<String> declaredTopics() {
-        Set<String> topics = new LinkedHashSet<>();
-        for (Stage s : stages) {
-            topics.addAll(s.sources().keySet());
-            topics.addAll(s.sinks().keySet());
-            s.ticks().ifPresent(t -> topics.add(s.tickTopic(applicationId)));
-        }
-        if (deadLetterTopic != null) {
-            topics.add(deadLetterTopic);
-        }
-        return topics;
+        return Composition.declaredTopics(applicationId, stages, deadLetterTopic);
     }
 
     @Override

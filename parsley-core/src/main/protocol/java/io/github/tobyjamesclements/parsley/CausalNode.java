@@ -14,12 +14,12 @@ import org.slf4j.LoggerFactory;
  * One causal node: the receive path, the cascade, density adaptation and the stamping site
  * (protocol.md §3-6), over a {@link NodeState} restored and reconciled at construction (§7).
  *
- * <p>Single-threaded. Every host call ends by flushing its store writes; if a call throws, the
- * host must abandon the step and this instance, and restart from committed state through a new
- * node (H3, H5). The decisions a verification harness may replace come in as {@link NodeSeams};
- * production code builds every node with {@link NodeSeams#NONE}.
+ * <p>Single-threaded and synchronous: results come back in the order they happened, and every call
+ * ends by flushing its store writes. The host must uphold H1-H6 (protocol.md §12.1): if a call throws,
+ * it abandons the step and this node and restarts from committed state through a new one (H3, H5).
+ * Decisions a harness may replace come in as {@link NodeSeams}; production passes {@link NodeSeams#NONE}.
  */
-final class CausalNode implements DeliveryProtocol {
+final class CausalNode {
 
     private static final Logger log = LoggerFactory.getLogger(CausalNode.class);
 
@@ -79,8 +79,8 @@ final class CausalNode implements DeliveryProtocol {
 
     // Receive path ------------------------------------------------------------------------
 
-    @Override
-    public List<Delivery> onRecord(InboundRecord r) {
+    /** Feeds one fetched record; returns what the gate released, in causal order. */
+    List<Delivery> onRecord(InboundRecord r) {
         seams.callStarts(fold);
         Channel c = r.channel();
         requireConsumed(c, "Record on unconsumed channel");
@@ -106,8 +106,8 @@ final class CausalNode implements DeliveryProtocol {
         return finish(cascade());
     }
 
-    @Override
-    public List<Delivery> positionAdvance(Channel c, long position) {
+    /** Reports that everything below {@code position} on {@code c} was fetched or skipped. */
+    List<Delivery> positionAdvance(Channel c, long position) {
         seams.callStarts(fold);
         requireConsumed(c, "Position advance on unconsumed channel");
         boolean queueHolds = state.held(c) > 0;
@@ -151,8 +151,8 @@ final class CausalNode implements DeliveryProtocol {
 
     // Stamp -------------------------------------------------------------------------------
 
-    @Override
-    public SendStamp prepareSend(Channel destination) {
+    /** The single stamping site, for a send to the concrete destination partition. */
+    SendStamp prepareSend(Channel destination) {
         Objects.requireNonNull(destination, "Send destination is null: the host partitions before stamping");
         if (!config.sinkTopics().contains(destination.topicId())) {
             throw new IllegalStateException("Send to undeclared sink topic; node=" + config.nodeId()
@@ -173,14 +173,14 @@ final class CausalNode implements DeliveryProtocol {
 
     // Truncation --------------------------------------------------------------------------
 
-    @Override
-    public void truncate(VectorClock stability) {
+    /** Drops stamp-side offset claims at or below a globally stable bound. */
+    void truncate(VectorClock stability) {
         state.truncate(stability);
         state.flush();
     }
 
-    @Override
-    public Set<Channel> stampChannels() {
+    /** Channels named by offset claims of the stamp-side clocks (the truncation footprint). */
+    Set<Channel> stampChannels() {
         return state.stampChannels();
     }
 
@@ -211,8 +211,8 @@ final class CausalNode implements DeliveryProtocol {
         return Gate.explain(config.consumed(), state);
     }
 
-    @Override
-    public Map<Channel, Long> resumePositions() {
+    /** Where a host that can seek should (re)start channels grown into scope. */
+    Map<Channel, Long> resumePositions() {
         return state.resumePositions();
     }
 

@@ -112,7 +112,7 @@ class ArchitectureTests {
     @Test
     void protocolTypesArePackagePrivate() {
         Set<String> protocol = Set.of("VectorClock", "Channel", "SeqKey", "ClockCodec", "CausalNode",
-                "NodeState", "NodeSeams", "DeliveryProtocol", "StateStore", "ProtocolStore", "BrokerOffsets", "InboundRecord", "Delivery");
+                "NodeState", "NodeSeams", "StateStore", "ProtocolStore", "BrokerOffsets", "InboundRecord", "Delivery");
 
         assertThat(CORE_CLASSES.stream().filter(c -> protocol.contains(relativeName(c))))
                 .hasSize(protocol.size())

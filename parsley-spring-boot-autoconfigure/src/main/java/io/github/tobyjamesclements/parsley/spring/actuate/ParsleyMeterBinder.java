@@ -60,36 +60,7 @@ public class ParsleyMeterBinder implements MeterBinder, KafkaStreams.StateListen
     public void bindTo(MeterRegistry registry) {
         this.registry = registry;
         for (Stage stage : parsley.stages()) {
-            Tags tags = Tags.of("application", parsley.applicationId(), "stage", stage.name());
-            gauge(registry, "parsley.records.held", "Records held across the stage's local queues", tags,
-                    stage.name(), MetricNames.RECORDS_HELD, Double::sum);
-            gauge(registry, "parsley.records.held.age.max", "Milliseconds the longest-gating head has been held",
-                    tags, stage.name(), MetricNames.RECORDS_HELD_AGE_MAX_MS, Math::max);
-            gauge(registry, "parsley.stamp.offset.entries", "Offset entries of the widest stamp", tags, stage.name(),
-                    MetricNames.STAMP_OFFSET_ENTRIES, Math::max);
-            gauge(registry, "parsley.stamp.sequence.entries", "Unresolved sequence entries of the widest stamp",
-                    tags, stage.name(), MetricNames.STAMP_SEQUENCE_ENTRIES, Math::max);
-            gauge(registry, "parsley.topics.unresolvable",
-                    "Topics the stage's clocks claim that it cannot resolve (deleted, or not visible to its principal);"
-                    + " claims on them are kept", tags, stage.name(), MetricNames.UNRESOLVABLE_TOPICS, Math::max);
-            counter(registry, "parsley.records.delivered", "Records released through the gate", tags, stage.name(),
-                    MetricNames.RECORDS_DELIVERED_TOTAL);
-            counter(registry, "parsley.replays.skipped", "Records dropped by the replay guard", tags, stage.name(),
-                    MetricNames.REPLAYS_SKIPPED_TOTAL);
-            counter(registry, "parsley.truncation.sweeps.skipped", "Failed truncation sweeps", tags, stage.name(),
-                    MetricNames.TRUNCATION_SWEEPS_SKIPPED_TOTAL);
-            counter(registry, "parsley.ticks.emitted", "Ticks emitted", tags, stage.name(),
-                    MetricNames.TICKS_EMITTED_TOTAL);
-            for (String topic : stage.sourceTopics()) {
-                FunctionCounter.builder("parsley.records.unstamped", streams,
-                        s -> aggregate(s, stage.name(), topic, MetricNames.RECORDS_UNSTAMPED_TOTAL, Double::sum))
-                        .description("Records without a vc clock header received by a stage that orders across"
-                                + " channels; they are delivered without any ordering guarantee")
-                        .tags(tags.and("topic", topic)).register(registry);
-            }
-            if (parsley.deadLetterTopic().isPresent()) {
-                deadLettered(registry, tags, stage);
-            }
+            bindStage(registry, stage);
         }
         applicationMax(registry, "parsley.application.records.held.age.max",
                 "Milliseconds the oldest record held by any stage has been held", MetricNames.RECORDS_HELD_AGE_MAX_MS);
@@ -100,6 +71,40 @@ public class ParsleyMeterBinder implements MeterBinder, KafkaStreams.StateListen
         applicationMax(registry, "parsley.application.topics.unresolvable", "Most topics any stage's clocks claim"
                 + " that it cannot resolve", MetricNames.UNRESOLVABLE_TOPICS);
         refresh();
+    }
+
+    /** The per-stage meters, tagged with the application and the stage. */
+    private void bindStage(MeterRegistry registry, Stage stage) {
+        Tags tags = Tags.of("application", parsley.applicationId(), "stage", stage.name());
+        gauge(registry, "parsley.records.held", "Records held across the stage's local queues", tags,
+                stage.name(), MetricNames.RECORDS_HELD, Double::sum);
+        gauge(registry, "parsley.records.held.age.max", "Milliseconds the longest-gating head has been held",
+                tags, stage.name(), MetricNames.RECORDS_HELD_AGE_MAX_MS, Math::max);
+        gauge(registry, "parsley.stamp.offset.entries", "Offset entries of the widest stamp", tags, stage.name(),
+                MetricNames.STAMP_OFFSET_ENTRIES, Math::max);
+        gauge(registry, "parsley.stamp.sequence.entries", "Unresolved sequence entries of the widest stamp",
+                tags, stage.name(), MetricNames.STAMP_SEQUENCE_ENTRIES, Math::max);
+        gauge(registry, "parsley.topics.unresolvable",
+                "Topics the stage's clocks claim that it cannot resolve (deleted, or not visible to its principal);"
+                + " claims on them are kept", tags, stage.name(), MetricNames.UNRESOLVABLE_TOPICS, Math::max);
+        counter(registry, "parsley.records.delivered", "Records released through the gate", tags, stage.name(),
+                MetricNames.RECORDS_DELIVERED_TOTAL);
+        counter(registry, "parsley.replays.skipped", "Records dropped by the replay guard", tags, stage.name(),
+                MetricNames.REPLAYS_SKIPPED_TOTAL);
+        counter(registry, "parsley.truncation.sweeps.skipped", "Failed truncation sweeps", tags, stage.name(),
+                MetricNames.TRUNCATION_SWEEPS_SKIPPED_TOTAL);
+        counter(registry, "parsley.ticks.emitted", "Ticks emitted", tags, stage.name(),
+                MetricNames.TICKS_EMITTED_TOTAL);
+        for (String topic : stage.sourceTopics()) {
+            FunctionCounter.builder("parsley.records.unstamped", streams,
+                    s -> aggregate(s, stage.name(), topic, MetricNames.RECORDS_UNSTAMPED_TOTAL, Double::sum))
+                    .description("Records without a vc clock header received by a stage that orders across"
+                            + " channels; they are delivered without any ordering guarantee")
+                    .tags(tags.and("topic", topic)).register(registry);
+        }
+        if (parsley.deadLetterTopic().isPresent()) {
+            deadLettered(registry, tags, stage);
+        }
     }
 
     /** One counter per source topic (and tick topic) of the stage, from the per-topic Streams metric. */

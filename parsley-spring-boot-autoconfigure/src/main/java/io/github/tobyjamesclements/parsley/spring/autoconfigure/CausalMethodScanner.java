@@ -95,29 +95,43 @@ final class CausalMethodScanner {
     private static CausalMethod validate(String beanName, Object bean, Method method, Annotation annotation) {
         Method invocable = AopUtils.selectInvocableMethod(method, bean.getClass());
         ReflectionUtils.makeAccessible(invocable);
-        Class<?>[] params = method.getParameterTypes();
         if (annotation instanceof CausalHandler h) {
-            Rules r = new Rules(beanName, method, "@CausalHandler");
-            r.stageName(h.stage());
-            r.check(params.length == 1 && params[0] == Message.class,
-                    "it must take exactly one parameter of type Message<K, V>",
-                    "Declare one parameter of type Message<K, V>, with K and V the key and value types of topic '"
-                            + h.source() + "'.");
-            r.emissionsReturn();
-            return new CausalMethod(beanName, bean, invocable, CausalMethod.Kind.HANDLER, h.stage(), h.source(),
-                    List.of(h.sinks()), null, null);
+            return handler(beanName, bean, method, invocable, h);
         }
         if (annotation instanceof CausalFold f) {
-            Rules r = new Rules(beanName, method, "@CausalFold");
-            r.stageName(f.stage());
-            r.check(params.length == 2 && params[1] == Message.class,
-                    "it must take (S state, Message<K, V> message)",
-                    "Declare the parameters as (S state, Message<K, V> message), with K and V the key and value"
-                            + " types of topic '" + f.source() + "'.");
-            return new CausalMethod(beanName, bean, invocable, CausalMethod.Kind.FOLD, f.stage(), f.source(),
-                    List.of(f.sinks()), null, r.stepOfState());
+            return fold(beanName, bean, method, invocable, f);
         }
-        CausalTick t = (CausalTick) annotation;
+        return tick(beanName, bean, method, invocable, (CausalTick) annotation);
+    }
+
+    private static CausalMethod handler(String beanName, Object bean, Method method, Method invocable,
+            CausalHandler h) {
+        Class<?>[] params = method.getParameterTypes();
+        Rules r = new Rules(beanName, method, "@CausalHandler");
+        r.stageName(h.stage());
+        r.check(params.length == 1 && params[0] == Message.class,
+                "it must take exactly one parameter of type Message<K, V>",
+                "Declare one parameter of type Message<K, V>, with K and V the key and value types of topic '"
+                        + h.source() + "'.");
+        r.emissionsReturn();
+        return new CausalMethod(beanName, bean, invocable, CausalMethod.Kind.HANDLER, h.stage(), h.source(),
+                List.of(h.sinks()), null, null);
+    }
+
+    private static CausalMethod fold(String beanName, Object bean, Method method, Method invocable, CausalFold f) {
+        Class<?>[] params = method.getParameterTypes();
+        Rules r = new Rules(beanName, method, "@CausalFold");
+        r.stageName(f.stage());
+        r.check(params.length == 2 && params[1] == Message.class,
+                "it must take (S state, Message<K, V> message)",
+                "Declare the parameters as (S state, Message<K, V> message), with K and V the key and value"
+                        + " types of topic '" + f.source() + "'.");
+        return new CausalMethod(beanName, bean, invocable, CausalMethod.Kind.FOLD, f.stage(), f.source(),
+                List.of(f.sinks()), null, r.stepOfState());
+    }
+
+    private static CausalMethod tick(String beanName, Object bean, Method method, Method invocable, CausalTick t) {
+        Class<?>[] params = method.getParameterTypes();
         Rules r = new Rules(beanName, method, "@CausalTick");
         r.stageName(t.stage());
         Duration every = r.interval(t.every());
