@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
@@ -21,57 +22,34 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  */
 final class E2eOutputReader implements AutoCloseable {
 
-    /** Sizes of the {@code vc}, {@code vc-sender} and {@code vc-seq} headers of the outputs. */
-    static final class HeaderSizes {
-        long records;
-        long valueSum;
-        long valueMax;
-        long valueMin = Long.MAX_VALUE;
-        long clockSum;
-        long clockMax;
-        long wireSum;
-        long wireMax;
-        long offsetEntries;
-        long seqEntries;
-        long offsetTopics;
-
-        double valueMean() {
-            return mean(valueSum);
-        }
-
-        double clockMean() {
-            return mean(clockSum);
-        }
-
-        double wireMean() {
-            return mean(wireSum);
-        }
-
-        double offsetEntriesMean() {
-            return mean(offsetEntries);
-        }
-
-        double offsetTopicsMean() {
-            return mean(offsetTopics);
-        }
-
-        double seqEntriesMean() {
-            return mean(seqEntries);
-        }
-
-        private double mean(long sum) {
-            return records == 0 ? 0 : (double) sum / records;
+    /**
+     * What the reader needs of one output value: the kind, phase, seq and send time of the input
+     * that caused it, and for balance outputs the customer and the balance it reports (else null
+     * and 0).
+     */
+    record Id(byte kind, int phase, int seq, long sendNanos, String customer, long balance) {
+        /** The layout of {@link E2eWorkload#value}; null if the value is too short to carry it. */
+        static Id ofBinary(byte[] v) {
+            if (v == null || v.length < E2eWorkload.HEADER) {
+                return null;
+            }
+            return new Id(E2eWorkload.kind(v), E2eWorkload.phase(v), E2eWorkload.seq(v), E2eWorkload.sendNanos(v),
+                    null, 0);
         }
     }
 
     private final KafkaConsumer<byte[], byte[]> consumer;
     private final Thread thread;
+    private final Function<byte[], Id> ids;
     private final int[] sizes;
+    private final Map<String, Long> lastBalance = new HashMap<>();
+    private long firstReceipt;
+    private long negativeBalances;
     private final long[][] latencies;
     private final boolean[][] seen;
     private final int[] counts;
     private final long[] lastReceipt;
-    private final HeaderSizes headers = new HeaderSizes();
+    private final E2eHeaderSizes headers = new E2eHeaderSizes();
     private long duplicates;
     private long orderViolations;
     private long unexpected;
@@ -82,6 +60,15 @@ final class E2eOutputReader implements AutoCloseable {
      * @param sizes per phase, the number of records expected (pairs count two)
      */
     E2eOutputReader(String bootstrap, String topic, int partitions, int[] sizes) {
+        this(bootstrap, topic, partitions, sizes, Id::ofBinary);
+    }
+
+    /**
+     * @param sizes per phase, the number of records expected (pairs count two)
+     * @param ids reads an output value; null or a throw counts it as unexpected
+     */
+    E2eOutputReader(String bootstrap, String topic, int partitions, int[] sizes, Function<byte[], Id> ids) {
+        this.ids = ids;
         this.sizes = sizes.clone();
         this.latencies = new long[sizes.length][];
         this.seen = new boolean[sizes.length][];
@@ -130,16 +117,20 @@ final class E2eOutputReader implements AutoCloseable {
     }
 
     private void accept(ConsumerRecord<byte[], byte[]> r, long now) {
-        byte[] v = r.value();
-        if (v == null || v.length < E2eWorkload.HEADER) {
+        Id id;
+        try {
+            id = ids.apply(r.value());
+        } catch (RuntimeException e) {
+            id = null;
+        }
+        if (id == null) {
             unexpected++;
             return;
         }
-        int phase = E2eWorkload.phase(v);
-        byte kind = E2eWorkload.kind(v);
-        int seq = E2eWorkload.seq(v);
-        int slot = kind == E2eWorkload.PLAIN ? seq : 2 * seq + (kind == E2eWorkload.PAYMENT ? 1 : 0);
-        if (phase < 0 || phase >= sizes.length || slot < 0 || slot >= sizes[phase]) {
+        int phase = id.phase();
+        int seq = id.seq();
+        int slot = id.kind() == E2eWorkload.PLAIN ? seq : 2 * seq + (id.kind() == E2eWorkload.PAYMENT ? 1 : 0);
+        if (id.kind() < 0 || phase < 0 || phase >= sizes.length || slot < 0 || slot >= sizes[phase]) {
             unexpected++;
             return;
         }
@@ -147,13 +138,18 @@ final class E2eOutputReader implements AutoCloseable {
             duplicates++;
             return;
         }
-        if (kind == E2eWorkload.PAYMENT && !seen[phase][slot - 1]) {
+        if (id.kind() == E2eWorkload.PAYMENT && !seen[phase][slot - 1]) {
             orderViolations++;
         }
         seen[phase][slot] = true;
-        latencies[phase][slot] = now - E2eWorkload.sendNanos(v);
+        latencies[phase][slot] = now - id.sendNanos();
         counts[phase]++;
         lastReceipt[phase] = now;
+        firstReceipt = firstReceipt == 0 ? now : firstReceipt;
+        if (id.customer() != null) {
+            lastBalance.put(id.customer(), id.balance());
+            negativeBalances += id.balance() < 0 ? 1 : 0;
+        }
         sizeHeaders(r);
     }
 
@@ -240,6 +236,21 @@ final class E2eOutputReader implements AutoCloseable {
         return out;
     }
 
+    /** When the first output of any phase was received ({@link System#nanoTime()}); 0 before. */
+    synchronized long firstReceipt() {
+        return firstReceipt;
+    }
+
+    /** Balance outputs that reported a negative balance: a payment applied before its order. */
+    synchronized long negativeBalances() {
+        return negativeBalances;
+    }
+
+    /** Customers whose last balance output is not 0 (every pair delivered leaves 0). */
+    synchronized long nonZeroFinalBalances() {
+        return lastBalance.values().stream().filter(b -> b != 0).count();
+    }
+
     synchronized long duplicates() {
         return duplicates;
     }
@@ -252,7 +263,7 @@ final class E2eOutputReader implements AutoCloseable {
         return unexpected;
     }
 
-    synchronized HeaderSizes headers() {
+    synchronized E2eHeaderSizes headers() {
         return headers;
     }
 
