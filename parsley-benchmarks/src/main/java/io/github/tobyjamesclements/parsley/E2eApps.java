@@ -13,6 +13,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import java.util.function.ToDoubleFunction;
 import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -47,6 +48,9 @@ final class E2eApps {
 
         /** The metrics of the first instance. */
         Map<MetricName, ? extends Metric> metrics();
+
+        /** Parsley's {@code records-held} gauges summed over every task of every instance; 0 for plain Streams. */
+        double held();
 
         @Override
         void close();
@@ -157,6 +161,24 @@ final class E2eApps {
         return parsley(id, stateDir, runningAt, balances);
     }
 
+    /**
+     * The restore mode's plain Streams application: every phase-0 record is stored under its own
+     * key in a logged, cached RocksDB store (as Parsley's protocol store is), every later record is
+     * forwarded.
+     */
+    App storeAll(String id, String in, String out, Path stateDir, AtomicLong runningAt) {
+        return plain(id, stateDir, runningAt, () -> {
+            Topology t = new Topology();
+            t.addSource(AutoOffsetReset.earliest(), "source", new ByteArrayDeserializer(), new ByteArrayDeserializer(),
+                    in);
+            t.addProcessor("store", E2eStoreAllProcessor::new, "source");
+            t.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(E2eStoreAllProcessor.STORE),
+                    Serdes.Bytes(), Serdes.ByteArray()).withCachingEnabled(), "store");
+            t.addSink("sink", out, new ByteArraySerializer(), new ByteArraySerializer(), "store");
+            return t;
+        });
+    }
+
     /** Plain Kafka Streams instances of {@code topology} (built once per instance). */
     App plain(String id, Path stateDir, AtomicLong runningAt, Supplier<Topology> topology) {
         List<KafkaStreams> all = new ArrayList<>();
@@ -166,7 +188,7 @@ final class E2eApps {
             all.add(streams);
         }
         return new Instances<>(all, KafkaStreams::start, KafkaStreams::metrics, s -> s.close(Duration.ofSeconds(30)),
-                null);
+                null, s -> 0);
     }
 
     /** Parsley instances of {@code stage}. */
@@ -178,12 +200,12 @@ final class E2eApps {
             all.add(streams);
         }
         return new Instances<>(all, CausalStreams::start, CausalStreams::metrics,
-                s -> s.close(Duration.ofSeconds(30)), () -> new E2eHoldSampler(all));
+                s -> s.close(Duration.ofSeconds(30)), () -> new E2eHoldSampler(all), E2eHoldSampler::held);
     }
 
     /** The instances of one application, started and closed together. */
     private record Instances<S>(List<S> all, Consumer<S> starter, Function<S, Map<MetricName, ? extends Metric>> metricsOf,
-            Consumer<S> closer, Supplier<E2eHoldSampler> sampler) implements App {
+            Consumer<S> closer, Supplier<E2eHoldSampler> sampler, ToDoubleFunction<S> heldOf) implements App {
         @Override
         public void start() {
             all.forEach(starter);
@@ -197,6 +219,11 @@ final class E2eApps {
         @Override
         public Map<MetricName, ? extends Metric> metrics() {
             return metricsOf.apply(all.get(0));
+        }
+
+        @Override
+        public double held() {
+            return all.stream().mapToDouble(heldOf).sum();
         }
 
         @Override

@@ -44,7 +44,7 @@ final class E2eReport {
     }
 
     /** What was run, on what: sizes and settings, wall time, load and the JVM. */
-    private static void setup(StringBuilder s, E2eOptions o, Instant started, Instant ended, double loadBefore,
+    static void setup(StringBuilder s, E2eOptions o, Instant started, Instant ended, double loadBefore,
             double loadAfter) {
         s.append("## End-to-end run ").append(started).append('\n').append('\n');
         s.append(String.format(Locale.ROOT, "- %d rounds; per single-source run: %d pre-loaded + %d live records (full"

@@ -102,13 +102,32 @@ final class E2eWorkload {
 
     /** Sends {@code n} plain records as fast as possible, {@code perTransaction} per transaction. */
     void bulk(KafkaProducer<byte[], byte[]> producer, String topic, int phase, int n, int perTransaction) {
+        bulk(producer, topic, phase, n, perTransaction, null);
+    }
+
+    /** As {@link #bulk(KafkaProducer, String, int, int, int)}, every record stamped by {@code clock} if not null. */
+    void bulk(KafkaProducer<byte[], byte[]> producer, String topic, int phase, int n, int perTransaction,
+            CausalClock clock) {
         for (int i = 0; i < n; i += perTransaction) {
             producer.beginTransaction();
             for (int s = i; s < Math.min(n, i + perTransaction); s++) {
-                producer.send(new ProducerRecord<>(topic, key(s), value(PLAIN, phase, s)));
+                ProducerRecord<byte[], byte[]> r = new ProducerRecord<>(topic, key(s), value(PLAIN, phase, s));
+                if (clock != null) {
+                    clock.stamp(r.headers());
+                }
+                producer.send(r);
             }
             producer.commitTransaction();
         }
+    }
+
+    /** One plain record of {@code phase} per partition, seq = partition, in one transaction. */
+    void onePerPartition(KafkaProducer<byte[], byte[]> producer, String topic, int phase, int partitions) {
+        producer.beginTransaction();
+        for (int p = 0; p < partitions; p++) {
+            producer.send(new ProducerRecord<>(topic, p, key(p), value(PLAIN, phase, p)));
+        }
+        producer.commitTransaction();
     }
 
     /**

@@ -74,8 +74,16 @@ final class EndToEndBenchmark {
     String runAll() throws Exception {
         Instant started = Instant.now();
         double loadBefore = loadAverage();
-        log("Options: records=%d paced=%d rate=%d rounds=%d partitions=%d keys=%d valueBytes=%d", options.records,
-                options.paced, options.rate, options.rounds, options.partitions, options.keys, options.valueBytes);
+        log("Options: records=%d paced=%d rate=%d rounds=%d partitions=%d keys=%d valueBytes=%d threads=%d"
+                + " instances=%d restore=%s", options.records, options.paced, options.rate, options.rounds,
+                options.partitions, options.keys, options.valueBytes, options.threads, options.instances,
+                options.restoreSizes);
+        if (!options.restoreSizes.isEmpty()) {
+            List<E2eRestore.Result> results = new E2eRestore(options, admin, apps, topics, nonce).runAll();
+            StringBuilder setup = new StringBuilder();
+            E2eReport.setup(setup, options, started, Instant.now(), loadBefore, loadAverage());
+            return E2eRestoreReport.markdown(options, results, setup.toString());
+        }
         // Warm-up: JIT (the compiler threads get little CPU on a loaded machine) and broker; one run per
         // variant, discarded.
         int warmup = options.warmupRecords < 0 ? options.records / 4 * 2 : options.warmupRecords;
