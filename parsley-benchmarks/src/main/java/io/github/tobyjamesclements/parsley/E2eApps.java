@@ -86,6 +86,9 @@ final class E2eApps {
         p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 100);
         p.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, threads);
         p.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, 1);
+        // As Parsley does: a closing instance leaves the group, so a restarted or remaining instance
+        // gets its tasks at once instead of after the session timeout (the restore mode times it).
+        p.put(StreamsConfig.mainConsumerPrefix("internal.leave.group.on.close"), true);
         return p;
     }
 
