@@ -81,10 +81,10 @@ final class E2eJson {
      * The harness's view of one JSON output, for {@link E2eOutputReader}: the input kind, phase,
      * seq and send time of the event that caused it, and the balance it reports.
      */
-    static E2eOutputReader.Id outputId(byte[] value) {
+    static E2eOutputTally.Id outputId(byte[] value) {
         Output o = MAPPER.readValue(value, Output.class);
         byte kind = ORDER.equals(o.cause()) ? E2eWorkload.ORDER : PAYMENT.equals(o.cause()) ? E2eWorkload.PAYMENT
                 : -1;
-        return new E2eOutputReader.Id(kind, o.phase(), o.seq(), o.sentNanos(), o.customer(), o.balance());
+        return new E2eOutputTally.Id(kind, o.phase(), o.seq(), o.sentNanos(), o.customer(), o.balance());
     }
 }

@@ -67,9 +67,9 @@ class E2eJsonTests {
         Event payment = parse(E2eJson.event(true, "key-00009", 3, 77));
         Output out = Output.of(new Balance(-1, 0, 1, 0, 1, null), payment);
 
-        E2eOutputReader.Id id = E2eJson.outputId(E2eJson.MAPPER.writeValueAsBytes(out));
+        E2eOutputTally.Id id = E2eJson.outputId(E2eJson.MAPPER.writeValueAsBytes(out));
 
-        assertThat(id).isEqualTo(new E2eOutputReader.Id(E2eWorkload.PAYMENT, 3, 77, payment.sentNanos(), "key-00009",
+        assertThat(id).isEqualTo(new E2eOutputTally.Id(E2eWorkload.PAYMENT, 3, 77, payment.sentNanos(), "key-00009",
                 -1));
     }
 
