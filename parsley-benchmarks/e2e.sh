@@ -5,6 +5,12 @@
 #   parsley-benchmarks/e2e.sh --quick    # smoke run (2 small rounds; about 3 minutes)
 #   parsley-benchmarks/e2e.sh --profile  # adds a JFR recording of the harness JVM
 #   parsley-benchmarks/e2e.sh -- --rounds 5 --rate 3000   # anything after -- goes to the harness
+#   parsley-benchmarks/e2e.sh --no-heap -- ...   # skips HeldHeapReport (deterministic; minutes on a busy machine)
+#
+# Harness modes (after --; docs/performance.md, "Realistic variant", "Scale" and "Restore"):
+#   --variants json-baseline,json-parsley       JSON orders/payments folded into a per-customer balance
+#   --threads 2 / --instances 2                 every variant with 2 stream threads / 2 instances
+#   --restore 10000,100000                      restore N held records on an empty state dir (instead of rounds)
 #
 # It builds the harness (parsley-benchmarks, profile e2e) and a Kafka 4.1.2 broker classpath from
 # Maven artifacts (e2e/broker-pom.xml), formats a fresh KRaft log dir, starts the broker in its own
@@ -19,11 +25,13 @@ ROOT="$(cd "$HERE/.." && pwd)"
 WORK="$HERE/target/e2e"
 QUICK=0
 PROFILE=0
+HEAP=1
 HARNESS_ARGS=()
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --quick) QUICK=1; HARNESS_ARGS+=(--quick) ;;
     --profile) PROFILE=1 ;;
+    --no-heap) HEAP=0 ;;
     --) shift; HARNESS_ARGS+=("$@"); break ;;
     *) echo "unknown option $1 (harness options go after --)" >&2; exit 2 ;;
   esac
@@ -148,10 +156,12 @@ RC=${PIPESTATUS[0]}
 set -e
 stop_broker
 
-log "running HeldHeapReport (no broker)"
-java -Xms1g -Xmx1g -XX:+UseSerialGC -Djdk.attach.allowAttachSelf=true -Dorg.slf4j.simpleLogger.defaultLogLevel=warn \
-  -cp "$HARNESS_CP" io.github.tobyjamesclements.parsley.HeldHeapReport \
-  $([[ $QUICK == 1 ]] && echo --quick) | tee "$WORK/heap.md"
+if [[ $HEAP == 1 ]]; then
+  log "running HeldHeapReport (no broker)"
+  java -Xms1g -Xmx1g -XX:+UseSerialGC -Djdk.attach.allowAttachSelf=true -Dorg.slf4j.simpleLogger.defaultLogLevel=warn \
+    -cp "$HARNESS_CP" io.github.tobyjamesclements.parsley.HeldHeapReport \
+    $([[ $QUICK == 1 ]] && echo --quick) | tee "$WORK/heap.md"
+fi
 
 if [[ $RC != 0 ]]; then
   log "EndToEndBenchmark failed (exit $RC)"

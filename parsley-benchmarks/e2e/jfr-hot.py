@@ -3,7 +3,7 @@
 application (stream-thread name prefix e2e-<nonce>-<variant>-r<round>):
 
 - where the stream thread's execution samples fall, by category (the first matching rule,
-  walking the stack from the leaf): protocol-store writes (logged RocksDB store: RocksDB put plus
+  walking the stack from the leaf): JSON (the json-* variants), protocol-store writes (logged RocksDB store: RocksDB put plus
   the changelog send), output sends, Parsley's own code, consumer fetch, other;
 - the methods with the most samples, inclusive and self.
 
@@ -17,6 +17,8 @@ import subprocess
 import sys
 
 CATEGORIES = [
+    # First, so that the JSON variants' parsing and writing (in a serde, a codec or a fold) is one figure.
+    ("JSON (Jackson parse and write)", ("tools/jackson", "tools.jackson")),
     ("store write (RocksDB + changelog send)", ("ChangeLoggingKeyValueBytesStore", "RocksDBStore",
                                                 "MeteredKeyValueStore", "CachingKeyValueStore")),
     ("output send (sink, producer)", ("SinkNode.process", "RecordCollectorImpl.send")),

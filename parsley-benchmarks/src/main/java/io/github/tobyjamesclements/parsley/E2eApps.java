@@ -1,16 +1,27 @@
 package io.github.tobyjamesclements.parsley;
 
+import io.github.tobyjamesclements.parsley.E2eJson.Balance;
+import io.github.tobyjamesclements.parsley.E2eJson.Event;
+import io.github.tobyjamesclements.parsley.E2eJson.Output;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import java.util.function.ToDoubleFunction;
 import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.AutoOffsetReset;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
@@ -19,30 +30,40 @@ import org.apache.kafka.streams.state.Stores;
 
 /**
  * The applications under test, plain Kafka Streams and Parsley, built with the same settings:
- * exactly_once_v2, a 100 ms commit interval and one stream thread.
+ * exactly_once_v2, a 100 ms commit interval, {@code threads} stream threads per instance and
+ * {@code instances} instances of one application id in this JVM, each with its own state
+ * directory ({@code <stateDir>/i<n>}).
  */
 final class E2eApps {
 
     /** The value of {@code runningAt} once the application entered ERROR before RUNNING. */
     static final long FAILED = -1;
 
-    /** A started-or-startable application of either kind. */
+    /** A started-or-startable application of either kind, all its instances together. */
     interface App extends AutoCloseable {
         void start();
 
         /** Starts sampling holds now; null for the plain Streams baseline. */
         E2eHoldSampler holdSampler();
 
+        /** The metrics of the first instance. */
         Map<MetricName, ? extends Metric> metrics();
+
+        /** Parsley's {@code records-held} gauges summed over every task of every instance; 0 for plain Streams. */
+        double held();
 
         @Override
         void close();
     }
 
     private final String bootstrap;
+    private final int threads;
+    private final int instances;
 
-    E2eApps(String bootstrap) {
+    E2eApps(String bootstrap, int threads, int instances) {
         this.bootstrap = bootstrap;
+        this.threads = threads;
+        this.instances = instances;
     }
 
     /** Records the first RUNNING in {@code runningAt}; ERROR before it as {@link #FAILED}. */
@@ -63,8 +84,11 @@ final class E2eApps {
         p.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
         p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
         p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 100);
-        p.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, 1);
+        p.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, threads);
         p.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, 1);
+        // As Parsley does: a closing instance leaves the group, so a restarted or remaining instance
+        // gets its tasks at once instead of after the session timeout (the restore mode times it).
+        p.put(StreamsConfig.mainConsumerPrefix("internal.leave.group.on.close"), true);
         return p;
     }
 
@@ -75,37 +99,18 @@ final class E2eApps {
      * protocol-store writes cost before its stores were cached.
      */
     App baseline(String id, String in, String out, Path stateDir, AtomicLong runningAt, int storePuts) {
-        Topology t = new Topology();
-        t.addSource(AutoOffsetReset.earliest(), "source", new ByteArrayDeserializer(), new ByteArrayDeserializer(), in);
-        t.addProcessor("copy", () -> new E2eCopyProcessor(storePuts), "source");
-        if (storePuts > 0) {
-            t.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(E2eCopyProcessor.STORE),
-                    Serdes.Bytes(), Serdes.ByteArray()).withCachingDisabled(), "copy");
-        }
-        t.addSink("sink", out, new ByteArraySerializer(), new ByteArraySerializer(), "copy");
-        KafkaStreams streams = new KafkaStreams(t, streamsProps(id, stateDir));
-        streams.setStateListener(runningListener(runningAt));
-        return new App() {
-            @Override
-            public void start() {
-                streams.start();
+        return plain(id, stateDir, runningAt, () -> {
+            Topology t = new Topology();
+            t.addSource(AutoOffsetReset.earliest(), "source", new ByteArrayDeserializer(), new ByteArrayDeserializer(),
+                    in);
+            t.addProcessor("copy", () -> new E2eCopyProcessor(storePuts), "source");
+            if (storePuts > 0) {
+                t.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(E2eCopyProcessor.STORE),
+                        Serdes.Bytes(), Serdes.ByteArray()).withCachingDisabled(), "copy");
             }
-
-            @Override
-            public E2eHoldSampler holdSampler() {
-                return null;
-            }
-
-            @Override
-            public Map<MetricName, ? extends Metric> metrics() {
-                return streams.metrics();
-            }
-
-            @Override
-            public void close() {
-                streams.close(Duration.ofSeconds(30));
-            }
-        };
+            t.addSink("sink", out, new ByteArraySerializer(), new ByteArraySerializer(), "copy");
+            return t;
+        });
     }
 
     App parsleyCopy(String id, String in, String out, Path stateDir, AtomicLong runningAt) {
@@ -126,29 +131,108 @@ final class E2eApps {
         return parsley(id, stateDir, runningAt, pairs);
     }
 
-    private App parsley(String id, Path stateDir, AtomicLong runningAt, Stage stage) {
-        CausalStreams streams = Parsley.named(id, stage).streams(streamsProps(id, stateDir));
-        streams.setStateListener(runningListener(runningAt));
-        return new App() {
-            @Override
-            public void start() {
-                streams.start();
-            }
+    /**
+     * The JSON variant on plain Kafka Streams: orders and payments parsed by a JSON serde into one
+     * {@link E2eBalanceProcessor} with a logged, cached RocksDB store (as Parsley's fold store is),
+     * JSON outputs.
+     */
+    App jsonBaseline(String id, String orders, String payments, String out, Path stateDir, AtomicLong runningAt) {
+        return plain(id, stateDir, runningAt, () -> {
+            Topology t = new Topology();
+            Deserializer<Event> events = E2eJson.serde(Event.class).deserializer();
+            t.addSource(AutoOffsetReset.earliest(), "orders", new StringDeserializer(), events, orders);
+            t.addSource(AutoOffsetReset.earliest(), "payments", new StringDeserializer(), events, payments);
+            t.addProcessor("balances", E2eBalanceProcessor::new, "orders", "payments");
+            t.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(E2eBalanceProcessor.STORE),
+                    Serdes.String(), E2eJson.serde(Balance.class)).withCachingEnabled(), "balances");
+            t.addSink("sink", out, new StringSerializer(), E2eJson.serde(Output.class).serializer(), "balances");
+            return t;
+        });
+    }
 
-            @Override
-            public E2eHoldSampler holdSampler() {
-                return new E2eHoldSampler(streams);
-            }
-
-            @Override
-            public Map<MetricName, ? extends Metric> metrics() {
-                return streams.metrics();
-            }
-
-            @Override
-            public void close() {
-                streams.close(Duration.ofSeconds(30));
-            }
+    /** The JSON variant as a Parsley stage: the same fold over orders and payments, per customer. */
+    App jsonParsley(String id, String orders, String payments, String out, Path stateDir, AtomicLong runningAt) {
+        Topic<String, Event> ord = Topic.of(orders, Codec.utf8(), E2eJson.codec(Event.class));
+        Topic<String, Event> pay = Topic.of(payments, Codec.utf8(), E2eJson.codec(Event.class));
+        Topic<String, Output> o = Topic.of(out, Codec.utf8(), E2eJson.codec(Output.class));
+        Fold<Balance, String, Event> fold = (b, m) -> {
+            Balance next = b.apply(m.value());
+            return Step.of(next, o.send(m.key(), Output.of(next, m.value())));
         };
+        Stage balances = Stage.named("balances").state(E2eJson.codec(Balance.class), () -> Balance.EMPTY)
+                .on(ord, fold).on(pay, fold).into(o).build();
+        return parsley(id, stateDir, runningAt, balances);
+    }
+
+    /**
+     * The restore mode's plain Streams application: every phase-0 record is stored under its own
+     * key in a logged, cached RocksDB store (as Parsley's protocol store is), every later record is
+     * forwarded.
+     */
+    App storeAll(String id, String in, String out, Path stateDir, AtomicLong runningAt) {
+        return plain(id, stateDir, runningAt, () -> {
+            Topology t = new Topology();
+            t.addSource(AutoOffsetReset.earliest(), "source", new ByteArrayDeserializer(), new ByteArrayDeserializer(),
+                    in);
+            t.addProcessor("store", E2eStoreAllProcessor::new, "source");
+            t.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(E2eStoreAllProcessor.STORE),
+                    Serdes.Bytes(), Serdes.ByteArray()).withCachingEnabled(), "store");
+            t.addSink("sink", out, new ByteArraySerializer(), new ByteArraySerializer(), "store");
+            return t;
+        });
+    }
+
+    /** Plain Kafka Streams instances of {@code topology} (built once per instance). */
+    App plain(String id, Path stateDir, AtomicLong runningAt, Supplier<Topology> topology) {
+        List<KafkaStreams> all = new ArrayList<>();
+        for (int n = 0; n < instances; n++) {
+            KafkaStreams streams = new KafkaStreams(topology.get(), streamsProps(id, stateDir.resolve("i" + n)));
+            streams.setStateListener(runningListener(runningAt));
+            all.add(streams);
+        }
+        return new Instances<>(all, KafkaStreams::start, KafkaStreams::metrics, s -> s.close(Duration.ofSeconds(30)),
+                null, s -> 0);
+    }
+
+    /** Parsley instances of {@code stage}. */
+    App parsley(String id, Path stateDir, AtomicLong runningAt, Stage stage) {
+        List<CausalStreams> all = new ArrayList<>();
+        for (int n = 0; n < instances; n++) {
+            CausalStreams streams = Parsley.named(id, stage).streams(streamsProps(id, stateDir.resolve("i" + n)));
+            streams.setStateListener(runningListener(runningAt));
+            all.add(streams);
+        }
+        return new Instances<>(all, CausalStreams::start, CausalStreams::metrics,
+                s -> s.close(Duration.ofSeconds(30)), () -> new E2eHoldSampler(all), E2eHoldSampler::held);
+    }
+
+    /** The instances of one application, started and closed together. */
+    private record Instances<S>(List<S> all, Consumer<S> starter, Function<S, Map<MetricName, ? extends Metric>> metricsOf,
+            Consumer<S> closer, Supplier<E2eHoldSampler> sampler, ToDoubleFunction<S> heldOf) implements App {
+        @Override
+        public void start() {
+            all.forEach(starter);
+        }
+
+        @Override
+        public E2eHoldSampler holdSampler() {
+            return sampler == null ? null : sampler.get();
+        }
+
+        @Override
+        public Map<MetricName, ? extends Metric> metrics() {
+            return metricsOf.apply(all.get(0));
+        }
+
+        @Override
+        public double held() {
+            return all.stream().mapToDouble(heldOf).sum();
+        }
+
+        @Override
+        public void close() {
+            // Together, so that no instance takes over the tasks of one closing before it.
+            all.parallelStream().forEach(closer);
+        }
     }
 }

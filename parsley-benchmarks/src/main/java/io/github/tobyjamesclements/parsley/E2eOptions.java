@@ -26,6 +26,12 @@ final class E2eOptions {
             E2eVariant.BASELINE_STORE);
     int storePuts = 3;
     long timeoutSeconds = 180;
+    /** Stream threads per application instance ({@code num.stream.threads}). */
+    int threads = 1;
+    /** Application instances per variant, in this JVM, each with its own state directory. */
+    int instances = 1;
+    /** Restore mode: held-record counts to restore, one restore run per count and variant; empty = off. */
+    List<Integer> restoreSizes = List.of();
 
     static E2eOptions parse(String[] args) {
         E2eOptions o = new E2eOptions();
@@ -46,6 +52,11 @@ final class E2eOptions {
                 case "--warmup" -> o.warmupRecords = Integer.parseInt(args[++i]);
                 case "--store-puts" -> o.storePuts = Integer.parseInt(args[++i]);
                 case "--variants" -> o.variants = variants(args[++i]);
+                case "--threads" -> o.threads = positive(a, args[++i]);
+                case "--instances" -> o.instances = positive(a, args[++i]);
+                case "--restore" -> o.restoreSizes = Arrays.stream(args[++i].split(",")).map(n -> positive(a, n))
+                        .toList();
+                case "--timeout" -> o.timeoutSeconds = positive(a, args[++i]);
                 case "--quick" -> o.quick();
                 default -> throw new IllegalArgumentException("Unknown option " + a + "\n" + usage());
             }
@@ -58,6 +69,20 @@ final class E2eOptions {
                     + " pairs, two interleaved halves per skew mode)");
         }
         return o;
+    }
+
+    private static int positive(String option, String value) {
+        int n;
+        try {
+            n = Integer.parseInt(value.trim());
+        } catch (NumberFormatException e) {
+            n = 0;
+        }
+        if (n <= 0) {
+            throw new IllegalArgumentException(option + " takes positive whole numbers, got '" + value + "'\n"
+                    + usage());
+        }
+        return n;
     }
 
     private static List<E2eVariant> variants(String labels) {
@@ -77,6 +102,12 @@ final class E2eOptions {
     static String usage() {
         return "EndToEndBenchmark --bootstrap host:port [--work dir] [--quick] [--records N] [--paced M]"
                 + " [--rate R] [--rounds n] [--partitions p] [--keys k] [--value-bytes b] [--batch-pairs b]"
-                + " [--skew-ms ms] [--warmup N] [--variants baseline,parsley,two-source]";
+                + " [--skew-ms ms] [--warmup N] [--timeout s]"
+                + " [--variants baseline,parsley,two-source,baseline-store,json-baseline,json-parsley]"
+                + " [--threads t] [--instances i] [--restore N1,N2,...]\n"
+                + "  --threads/--instances: stream threads per instance, instances per variant (one JVM, one broker)\n"
+                + "  --restore: instead of the rounds, per N and round: a Parsley stage holding N payments whose"
+                + " order is absent, and a plain Streams app with N store entries, each restarted on an empty"
+                + " state directory; time from start to RUNNING and to the first output";
     }
 }

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
@@ -15,66 +16,15 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 /**
  * The output side of the end-to-end benchmark: a {@code read_committed} consumer thread over the
  * output topic that stamps each record's receipt ({@link System#nanoTime()} when its poll
- * returned) and keeps, per phase, the latency of every record, the last receipt, duplicates and,
- * for order/payment pairs, payments read before their order (a causal-order violation; both go to
- * the same output partition). It also sizes Parsley's protocol headers on every output.
+ * returned) and counts it in an {@link E2eOutputTally} (latencies, duplicates, order violations).
+ * It also sizes Parsley's protocol headers on every output.
  */
 final class E2eOutputReader implements AutoCloseable {
 
-    /** Sizes of the {@code vc}, {@code vc-sender} and {@code vc-seq} headers of the outputs. */
-    static final class HeaderSizes {
-        long records;
-        long valueSum;
-        long valueMax;
-        long valueMin = Long.MAX_VALUE;
-        long clockSum;
-        long clockMax;
-        long wireSum;
-        long wireMax;
-        long offsetEntries;
-        long seqEntries;
-        long offsetTopics;
-
-        double valueMean() {
-            return mean(valueSum);
-        }
-
-        double clockMean() {
-            return mean(clockSum);
-        }
-
-        double wireMean() {
-            return mean(wireSum);
-        }
-
-        double offsetEntriesMean() {
-            return mean(offsetEntries);
-        }
-
-        double offsetTopicsMean() {
-            return mean(offsetTopics);
-        }
-
-        double seqEntriesMean() {
-            return mean(seqEntries);
-        }
-
-        private double mean(long sum) {
-            return records == 0 ? 0 : (double) sum / records;
-        }
-    }
-
     private final KafkaConsumer<byte[], byte[]> consumer;
     private final Thread thread;
-    private final int[] sizes;
-    private final long[][] latencies;
-    private final boolean[][] seen;
-    private final int[] counts;
-    private final long[] lastReceipt;
-    private final HeaderSizes headers = new HeaderSizes();
-    private long duplicates;
-    private long orderViolations;
-    private long unexpected;
+    private final E2eOutputTally tally;
+    private final E2eHeaderSizes headers = new E2eHeaderSizes();
     private volatile boolean stop;
     private volatile Throwable failure;
 
@@ -82,15 +32,16 @@ final class E2eOutputReader implements AutoCloseable {
      * @param sizes per phase, the number of records expected (pairs count two)
      */
     E2eOutputReader(String bootstrap, String topic, int partitions, int[] sizes) {
-        this.sizes = sizes.clone();
-        this.latencies = new long[sizes.length][];
-        this.seen = new boolean[sizes.length][];
-        for (int p = 0; p < sizes.length; p++) {
-            latencies[p] = new long[sizes[p]];
-            seen[p] = new boolean[sizes[p]];
-        }
-        this.counts = new int[sizes.length];
-        this.lastReceipt = new long[sizes.length];
+        this(bootstrap, topic, partitions, sizes, E2eOutputTally.Id::ofBinary);
+    }
+
+    /**
+     * @param sizes per phase, the number of records expected (pairs count two)
+     * @param ids reads an output value; null or a throw counts it as unexpected
+     */
+    E2eOutputReader(String bootstrap, String topic, int partitions, int[] sizes,
+            Function<byte[], E2eOutputTally.Id> ids) {
+        this.tally = new E2eOutputTally(sizes, ids);
         Map<String, Object> props = new HashMap<>();
         props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
@@ -117,7 +68,9 @@ final class E2eOutputReader implements AutoCloseable {
                 if (!records.isEmpty()) {
                     synchronized (this) {
                         for (ConsumerRecord<byte[], byte[]> r : records) {
-                            accept(r, now);
+                            if (tally.accept(r.value(), now)) {
+                                sizeHeaders(r);
+                            }
                         }
                     }
                 }
@@ -127,34 +80,6 @@ final class E2eOutputReader implements AutoCloseable {
         } finally {
             consumer.close(Duration.ofSeconds(5));
         }
-    }
-
-    private void accept(ConsumerRecord<byte[], byte[]> r, long now) {
-        byte[] v = r.value();
-        if (v == null || v.length < E2eWorkload.HEADER) {
-            unexpected++;
-            return;
-        }
-        int phase = E2eWorkload.phase(v);
-        byte kind = E2eWorkload.kind(v);
-        int seq = E2eWorkload.seq(v);
-        int slot = kind == E2eWorkload.PLAIN ? seq : 2 * seq + (kind == E2eWorkload.PAYMENT ? 1 : 0);
-        if (phase < 0 || phase >= sizes.length || slot < 0 || slot >= sizes[phase]) {
-            unexpected++;
-            return;
-        }
-        if (seen[phase][slot]) {
-            duplicates++;
-            return;
-        }
-        if (kind == E2eWorkload.PAYMENT && !seen[phase][slot - 1]) {
-            orderViolations++;
-        }
-        seen[phase][slot] = true;
-        latencies[phase][slot] = now - E2eWorkload.sendNanos(v);
-        counts[phase]++;
-        lastReceipt[phase] = now;
-        sizeHeaders(r);
     }
 
     private void sizeHeaders(ConsumerRecord<byte[], byte[]> r) {
@@ -211,7 +136,7 @@ final class E2eOutputReader implements AutoCloseable {
                 throw new IllegalStateException("Output reader failed", failure);
             }
             synchronized (this) {
-                if (counts[phase] >= sizes[phase]) {
+                if (tally.complete(phase)) {
                     return true;
                 }
             }
@@ -221,38 +146,46 @@ final class E2eOutputReader implements AutoCloseable {
     }
 
     synchronized int count(int phase) {
-        return counts[phase];
+        return tally.count(phase);
     }
 
     synchronized long lastReceipt(int phase) {
-        return lastReceipt[phase];
+        return tally.lastReceipt(phase);
     }
 
     /** The latencies (ns) of the phase's received records, unsorted. */
     synchronized long[] latencies(int phase) {
-        long[] out = new long[counts[phase]];
-        int i = 0;
-        for (int s = 0; s < sizes[phase]; s++) {
-            if (seen[phase][s]) {
-                out[i++] = latencies[phase][s];
-            }
-        }
-        return out;
+        return tally.latencies(phase);
+    }
+
+    /** When the first output of any phase was received ({@link System#nanoTime()}); 0 before. */
+    synchronized long firstReceipt() {
+        return tally.firstReceipt();
+    }
+
+    /** Balance outputs that reported a negative balance: a payment applied before its order. */
+    synchronized long negativeBalances() {
+        return tally.negativeBalances();
+    }
+
+    /** Customers whose last balance output is not 0 (every pair delivered leaves 0). */
+    synchronized long nonZeroFinalBalances() {
+        return tally.nonZeroFinalBalances();
     }
 
     synchronized long duplicates() {
-        return duplicates;
+        return tally.duplicates();
     }
 
     synchronized long orderViolations() {
-        return orderViolations;
+        return tally.orderViolations();
     }
 
     synchronized long unexpected() {
-        return unexpected;
+        return tally.unexpected();
     }
 
-    synchronized HeaderSizes headers() {
+    synchronized E2eHeaderSizes headers() {
         return headers;
     }
 

@@ -62,9 +62,11 @@ final class E2eRun {
     double skewAchieved;
     Holds holdsNoSkew;
     Holds holdsSkew;
-    E2eOutputReader.HeaderSizes headers;
+    E2eHeaderSizes headers;
     /** Stream-thread CPU per record over the pre-loaded phase, in microseconds. */
     double streamCpuUs;
+    /** Bytes the stream threads allocated per record over the same phase. */
+    double allocatedBytes;
     /** CPU of the stream thread's producer network thread per record over the same phase. */
     double senderCpuUs;
     /** Thread-level Kafka Streams metrics at the end of the pre-loaded phase. */
@@ -76,6 +78,9 @@ final class E2eRun {
     long duplicates;
     long missing;
     long violations;
+    /** JSON variant: outputs with a negative balance, and customers whose last balance is not 0. */
+    long negativeBalances;
+    long nonZeroBalances;
     String error;
 
     E2eRun(E2eVariant variant, int round) {
@@ -84,9 +89,11 @@ final class E2eRun {
     }
 
     /** Records the stream thread's CPU per record between two snapshots, and its thread metrics now. */
-    void recordCpu(Map<String, Long> before, Map<String, Long> after, int records, E2eApps.App app) {
-        streamCpuUs = ThreadCpu.delta(before, after, n -> n.endsWith("-StreamThread-1")) / 1e3 / records;
-        senderCpuUs = ThreadCpu.delta(before, after, n -> n.contains("StreamThread-1-producer")) / 1e3 / records;
+    void recordCpu(ThreadCpu.Snapshot before, ThreadCpu.Snapshot after, int records, E2eApps.App app) {
+        streamCpuUs = ThreadCpu.delta(before.cpu(), after.cpu(), ThreadCpu.STREAM_THREAD) / 1e3 / records;
+        senderCpuUs = ThreadCpu.delta(before.cpu(), after.cpu(), ThreadCpu.STREAM_PRODUCER) / 1e3 / records;
+        allocatedBytes = ThreadCpu.delta(before.allocated(), after.allocated(), ThreadCpu.STREAM_THREAD)
+                / (double) records;
         StringBuilder m = new StringBuilder();
         for (String name : List.of("process-ratio", "poll-ratio", "commit-ratio", "punctuate-ratio",
                 "commit-latency-avg", "process-records-avg", "poll-records-avg")) {
@@ -109,6 +116,8 @@ final class E2eRun {
         duplicates = reader.duplicates();
         violations = reader.orderViolations();
         headers = reader.headers();
+        negativeBalances = reader.negativeBalances();
+        nonZeroBalances = reader.nonZeroFinalBalances();
         if (reader.unexpected() > 0) {
             error = "unexpected output records: " + reader.unexpected();
         }
@@ -121,9 +130,13 @@ final class E2eRun {
         }
         Function<Lat, String> lat = l -> l == null ? "-" : String.format(Locale.ROOT, "p50 %.0f p99 %.0f ms", l.p50(),
                 l.p99());
-        String s = String.format(Locale.ROOT, "preload %.0f rec/s (stream thread %.1f us/rec, its producer %.1f us/rec;"
-                + " %s)", preloadRate, streamCpuUs, senderCpuUs, threadMetrics);
-        if (variant == E2eVariant.TWO_SOURCE && holdsSkew != null) {
+        String s = String.format(Locale.ROOT, "preload %.0f rec/s (stream threads %.1f us/rec, %.0f B/rec allocated,"
+                + " their producers %.1f us/rec; %s)", preloadRate, streamCpuUs, allocatedBytes, senderCpuUs,
+                threadMetrics);
+        if (variant.json) {
+            s += String.format(Locale.ROOT, ", negative balances %d, non-zero final balances %d", negativeBalances,
+                    nonZeroBalances);
+        } else if (variant == E2eVariant.TWO_SOURCE && holdsSkew != null) {
             s += String.format(Locale.ROOT, ", no-skew %s, skew %s, held max %.0f mean %.1f (%d/%d samples)",
                     lat.apply(noSkew), lat.apply(skew), holdsSkew.heldMax, holdsSkew.heldMean(),
                     holdsSkew.samplesWithHeld, holdsSkew.samples);

@@ -14,6 +14,7 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListOffsetsResult;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 
 /** The benchmark's broker housekeeping: each run's topics, created ready and deleted after it. */
@@ -66,6 +67,43 @@ final class E2eTopics {
         } catch (Exception e) {
             log("could not count changelog records of %s: %s", id, e);
             return -1;
+        }
+    }
+
+    /** The bytes on disk of the application's changelog partitions (one broker); -1 if they cannot be read. */
+    long changelogBytes(String id) {
+        try {
+            int broker = admin.describeCluster().nodes().get(30, TimeUnit.SECONDS).iterator().next().id();
+            return admin.describeLogDirs(List.of(broker)).allDescriptions().get(30, TimeUnit.SECONDS).get(broker)
+                    .values().stream().flatMap(d -> d.replicaInfos().entrySet().stream())
+                    .filter(e -> e.getKey().topic().startsWith(id + "-") && e.getKey().topic().endsWith("-changelog"))
+                    .mapToLong(e -> e.getValue().size()).sum();
+        } catch (Exception e) {
+            log("could not size the changelogs of %s: %s", id, e);
+            return -1;
+        }
+    }
+
+    /**
+     * Whether the consumer group {@code group} has committed every record of {@code topic}, written
+     * by transactional producers: a partition's last offset is then a commit marker, which a
+     * consumer that processed the record before it need not have committed past.
+     */
+    boolean consumedAll(String group, String topic) {
+        try {
+            Map<TopicPartition, OffsetSpec> specs = new HashMap<>();
+            for (int p = 0; p < partitions; p++) {
+                specs.put(new TopicPartition(topic, p), OffsetSpec.latest());
+            }
+            Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> ends = admin.listOffsets(specs).all()
+                    .get(30, TimeUnit.SECONDS);
+            Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(group)
+                    .partitionsToOffsetAndMetadata().get(30, TimeUnit.SECONDS);
+            return ends.entrySet().stream().allMatch(e -> committed.get(e.getKey()) != null
+                    && committed.get(e.getKey()).offset() >= e.getValue().offset() - 1);
+        } catch (Exception e) {
+            log("could not read the committed offsets of %s on %s: %s", group, topic, e);
+            return false;
         }
     }
 

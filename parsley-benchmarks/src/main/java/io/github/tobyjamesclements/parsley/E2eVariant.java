@@ -1,12 +1,24 @@
 package io.github.tobyjamesclements.parsley;
 
-/** The applications the end-to-end benchmark compares, by the label options and reports use. */
+/**
+ * The applications the end-to-end benchmark compares, by the label options and reports use, and
+ * the plain Streams variant each is compared with in the same round.
+ */
 enum E2eVariant {
-    BASELINE("baseline"), PARSLEY("parsley"), TWO_SOURCE("two-source"), BASELINE_STORE("baseline-store");
+    BASELINE("baseline", false), PARSLEY("parsley", false), TWO_SOURCE("two-source", false),
+    BASELINE_STORE("baseline-store", false), JSON_BASELINE("json-baseline", true), JSON_PARSLEY("json-parsley", true);
 
     final String label;
+    /** Reads and writes JSON orders, payments and balances (E2eJson) rather than the binary layout. */
+    final boolean json;
 
-    E2eVariant(String label) {
+    E2eVariant(String label, boolean json) {
         this.label = label;
+        this.json = json;
+    }
+
+    /** The plain Streams variant of the same round this one's ratios divide by. */
+    E2eVariant base() {
+        return json ? JSON_BASELINE : BASELINE;
     }
 }

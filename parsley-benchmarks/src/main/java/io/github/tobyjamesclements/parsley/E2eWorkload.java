@@ -37,8 +37,15 @@ final class E2eWorkload {
     private final int keys;
     private final int valueBytes;
     private final byte[][] keyBytes;
+    private final boolean json;
 
     E2eWorkload(String bootstrap, int keys, int valueBytes) {
+        this(bootstrap, keys, valueBytes, false);
+    }
+
+    /** With {@code json}, orders and payments are {@link E2eJson.Event}s (plain records keep the binary layout). */
+    E2eWorkload(String bootstrap, int keys, int valueBytes, boolean json) {
+        this.json = json;
         if (valueBytes < HEADER) {
             throw new IllegalArgumentException("valueBytes must be >= " + HEADER);
         }
@@ -56,6 +63,9 @@ final class E2eWorkload {
     }
 
     byte[] value(byte kind, int phase, int seq) {
+        if (json && kind != PLAIN) {
+            return E2eJson.event(kind == PAYMENT, new String(key(seq), StandardCharsets.UTF_8), phase, seq);
+        }
         byte[] v = new byte[valueBytes];
         ByteBuffer.wrap(v).put(kind).put((byte) phase).putInt(seq).putLong(System.nanoTime());
         return v;
@@ -92,13 +102,32 @@ final class E2eWorkload {
 
     /** Sends {@code n} plain records as fast as possible, {@code perTransaction} per transaction. */
     void bulk(KafkaProducer<byte[], byte[]> producer, String topic, int phase, int n, int perTransaction) {
+        bulk(producer, topic, phase, n, perTransaction, null);
+    }
+
+    /** As {@link #bulk(KafkaProducer, String, int, int, int)}, every record stamped by {@code clock} if not null. */
+    void bulk(KafkaProducer<byte[], byte[]> producer, String topic, int phase, int n, int perTransaction,
+            CausalClock clock) {
         for (int i = 0; i < n; i += perTransaction) {
             producer.beginTransaction();
             for (int s = i; s < Math.min(n, i + perTransaction); s++) {
-                producer.send(new ProducerRecord<>(topic, key(s), value(PLAIN, phase, s)));
+                ProducerRecord<byte[], byte[]> r = new ProducerRecord<>(topic, key(s), value(PLAIN, phase, s));
+                if (clock != null) {
+                    clock.stamp(r.headers());
+                }
+                producer.send(r);
             }
             producer.commitTransaction();
         }
+    }
+
+    /** One plain record of {@code phase} per partition, seq = partition, in one transaction. */
+    void onePerPartition(KafkaProducer<byte[], byte[]> producer, String topic, int phase, int partitions) {
+        producer.beginTransaction();
+        for (int p = 0; p < partitions; p++) {
+            producer.send(new ProducerRecord<>(topic, p, key(p), value(PLAIN, phase, p)));
+        }
+        producer.commitTransaction();
     }
 
     /**
@@ -139,7 +168,8 @@ final class E2eWorkload {
      * payment is visible before the orders it claims and the stage must hold it; without, the orders
      * commit first. {@code skewMs} widens the window in which payments are visible and their orders
      * are not (a pause between the two commits; skew only). {@code rate} (records per second, both
-     * kinds counted; 0 = as fast as possible) paces the batches. Returns the achieved rate.
+     * kinds counted; 0 = as fast as possible) paces the batches. A null {@code clock} sends the
+     * same pairs unstamped, as a plain deployment would. Returns the achieved rate.
      */
     double pairs(KafkaProducer<byte[], byte[]> orderProducer, KafkaProducer<byte[], byte[]> paymentProducer,
             CausalClock clock, String orders, String payments, int phase, int pairs, int batch, int rate, boolean skew,
@@ -155,21 +185,16 @@ final class E2eWorkload {
             }
             int end = Math.min(pairs, i + batch);
             orderProducer.beginTransaction();
-            acks.clear();
-            for (int s = i; s < end; s++) {
-                acks.add(orderProducer.send(new ProducerRecord<>(orders, key(s), value(ORDER, phase, s))));
-            }
-            orderProducer.flush();
-            for (Future<RecordMetadata> f : acks) {
-                clock.recordProduced(get(f));
-            }
+            sendOrders(orderProducer, clock, orders, phase, i, end, acks);
             if (!skew) {
                 orderProducer.commitTransaction();
             }
             paymentProducer.beginTransaction();
             for (int s = i; s < end; s++) {
                 ProducerRecord<byte[], byte[]> payment = new ProducerRecord<>(payments, key(s), value(PAYMENT, phase, s));
-                clock.stamp(payment.headers());
+                if (clock != null) {
+                    clock.stamp(payment.headers());
+                }
                 paymentProducer.send(payment);
             }
             paymentProducer.commitTransaction();
@@ -181,6 +206,22 @@ final class E2eWorkload {
             }
         }
         return 2.0 * pairs / ((System.nanoTime() - start) / 1e9);
+    }
+
+    /** Sends orders {@code [from, to)} and records each acknowledgement in the clock, if any. */
+    private void sendOrders(KafkaProducer<byte[], byte[]> producer, CausalClock clock, String orders, int phase,
+            int from, int to, List<Future<RecordMetadata>> acks) {
+        acks.clear();
+        for (int s = from; s < to; s++) {
+            acks.add(producer.send(new ProducerRecord<>(orders, key(s), value(ORDER, phase, s))));
+        }
+        producer.flush();
+        for (Future<RecordMetadata> f : acks) {
+            RecordMetadata md = get(f);
+            if (clock != null) {
+                clock.recordProduced(md);
+            }
+        }
     }
 
     private static RecordMetadata get(Future<RecordMetadata> f) {

@@ -45,14 +45,16 @@ final class EndToEndBenchmark {
     private final E2eWorkload workload;
     private final E2eApps apps;
     private final E2eTopics topics;
+    private final E2eJsonRunner json;
     private final String nonce = Long.toString(System.currentTimeMillis() % 1_000_000, 36);
 
     EndToEndBenchmark(E2eOptions options, Admin admin) {
         this.options = options;
         this.admin = admin;
         this.workload = new E2eWorkload(options.bootstrap, options.keys, options.valueBytes);
-        this.apps = new E2eApps(options.bootstrap);
+        this.apps = new E2eApps(options.bootstrap, options.threads, options.instances);
         this.topics = new E2eTopics(admin, options.partitions);
+        this.json = new E2eJsonRunner(options, admin, apps, topics);
     }
 
     public static void main(String[] args) throws Exception {
@@ -72,8 +74,16 @@ final class EndToEndBenchmark {
     String runAll() throws Exception {
         Instant started = Instant.now();
         double loadBefore = loadAverage();
-        log("Options: records=%d paced=%d rate=%d rounds=%d partitions=%d keys=%d valueBytes=%d", options.records,
-                options.paced, options.rate, options.rounds, options.partitions, options.keys, options.valueBytes);
+        log("Options: records=%d paced=%d rate=%d rounds=%d partitions=%d keys=%d valueBytes=%d threads=%d"
+                + " instances=%d restore=%s", options.records, options.paced, options.rate, options.rounds,
+                options.partitions, options.keys, options.valueBytes, options.threads, options.instances,
+                options.restoreSizes);
+        if (!options.restoreSizes.isEmpty()) {
+            List<E2eRestore.Result> results = new E2eRestore(options, admin, apps, topics, nonce).runAll();
+            StringBuilder setup = new StringBuilder();
+            E2eReport.setup(setup, options, started, Instant.now(), loadBefore, loadAverage());
+            return E2eRestoreReport.markdown(options, results, setup.toString());
+        }
         // Warm-up: JIT (the compiler threads get little CPU on a loaded machine) and broker; one run per
         // variant, discarded.
         int warmup = options.warmupRecords < 0 ? options.records / 4 * 2 : options.warmupRecords;
@@ -101,7 +111,9 @@ final class EndToEndBenchmark {
         String id = "e2e-" + nonce + "-" + v.label + "-r" + round;
         Path stateDir = options.work.resolve("state").resolve(id);
         try {
-            if (v == E2eVariant.TWO_SOURCE) {
+            if (v.json) {
+                json.run(run, id, stateDir, records);
+            } else if (v == E2eVariant.TWO_SOURCE) {
                 runTwoSource(run, id, stateDir, records, paced);
             } else {
                 runSingle(run, id, stateDir, records, paced);
@@ -111,8 +123,8 @@ final class EndToEndBenchmark {
             log("run %s failed: %s", id, e);
             e.printStackTrace(System.out);
         } finally {
-            run.changelogPerRecord = topics.changelogRecords(id)
-                    / (double) (v == E2eVariant.TWO_SOURCE ? records + 2L * paced : 2L * records + paced);
+            run.changelogPerRecord = topics.changelogRecords(id) / (double) (v.json ? records
+                    : v == E2eVariant.TWO_SOURCE ? records + 2L * paced : 2L * records + paced);
             topics.deleteAllOf(id);
             deleteRecursively(stateDir);
         }
@@ -137,7 +149,7 @@ final class EndToEndBenchmark {
             try (app) {
                 app.start();
                 awaitRunning(runningAt);
-                Map<String, Long> cpu0 = ThreadCpu.snapshot(id);
+                ThreadCpu.Snapshot cpu0 = ThreadCpu.snapshot(id);
                 awaitPhase(reader, 0);
                 run.preloadRate = records / ((reader.lastReceipt(0) - runningAt.get()) / 1e9);
                 run.recordCpu(cpu0, ThreadCpu.snapshot(id), records, app);
@@ -176,7 +188,7 @@ final class EndToEndBenchmark {
             try (E2eApps.App app = apps.parsleyPairs(id, orders, payments, out, stateDir, runningAt)) {
                 app.start();
                 awaitRunning(runningAt);
-                Map<String, Long> cpu0 = ThreadCpu.snapshot(id);
+                ThreadCpu.Snapshot cpu0 = ThreadCpu.snapshot(id);
                 awaitPhase(reader, 0);
                 run.preloadRate = records / ((reader.lastReceipt(0) - runningAt.get()) / 1e9);
                 run.recordCpu(cpu0, ThreadCpu.snapshot(id), records, app);
@@ -210,26 +222,14 @@ final class EndToEndBenchmark {
     }
 
     private void awaitPhase(E2eOutputReader reader, int phase) throws InterruptedException {
-        if (!reader.await(phase, Duration.ofSeconds(options.timeoutSeconds))) {
-            throw new IllegalStateException("Timed out waiting for phase " + phase + " outputs; received "
-                    + reader.count(phase));
-        }
+        E2eWait.phase(reader, phase, options.timeoutSeconds);
     }
 
     private void awaitRunning(AtomicLong runningAt) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(options.timeoutSeconds);
-        while (runningAt.get() <= 0) {
-            if (runningAt.get() == E2eApps.FAILED) {
-                throw new IllegalStateException("Application failed before RUNNING (see harness-clients.log)");
-            }
-            if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("Application did not reach RUNNING");
-            }
-            Thread.sleep(5);
-        }
+        E2eWait.running(runningAt, options.timeoutSeconds);
     }
 
-    private static void deleteRecursively(Path dir) {
+    static void deleteRecursively(Path dir) {
         if (!Files.exists(dir)) {
             return;
         }

@@ -157,7 +157,7 @@ final class HeldHeapReport {
                     double[] sorted = gc.clone();
                     java.util.Arrays.sort(sorted);
                     s.append(String.format(Locale.ROOT, "| %d | %d | %s | %,d | %,.0f [%,.0f, %,.0f] | %d | %,d |%n",
-                            valueBytes, claims, storeName, jol, E2eReport.median(gc), sorted[0],
+                            valueBytes, claims, storeName, jol, E2eRatios.median(gc), sorted[0],
                             sorted[sorted.length - 1], payload, jol - payload));
                 }
             }

@@ -1,0 +1,49 @@
+package io.github.tobyjamesclements.parsley;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class E2eOptionsTests {
+
+    @Test
+    void scaleAndRestoreOptionsAreRead() {
+        E2eOptions o = E2eOptions.parse(new String[] {"--bootstrap", "h:1", "--threads", "2", "--instances", "3",
+            "--restore", "10000, 100000", "--timeout", "900"});
+
+        assertThat(o.threads).isEqualTo(2);
+        assertThat(o.instances).isEqualTo(3);
+        assertThat(o.restoreSizes).containsExactly(10_000, 100_000);
+        assertThat(o.timeoutSeconds).isEqualTo(900);
+    }
+
+    @Test
+    void defaultsAreOneThreadOneInstanceAndNoRestore() {
+        E2eOptions o = E2eOptions.parse(new String[] {"--bootstrap", "h:1"});
+
+        assertThat(o.threads).isEqualTo(1);
+        assertThat(o.instances).isEqualTo(1);
+        assertThat(o.restoreSizes).isEmpty();
+    }
+
+    @Test
+    void theJsonVariantsAreSelectedByLabelAndComparedWithTheJsonBaseline() {
+        E2eOptions o = E2eOptions.parse(new String[] {"--bootstrap", "h:1", "--variants", "json-baseline,json-parsley"});
+
+        assertThat(o.variants).containsExactly(E2eVariant.JSON_BASELINE, E2eVariant.JSON_PARSLEY);
+        assertThat(E2eVariant.JSON_PARSLEY.base()).isEqualTo(E2eVariant.JSON_BASELINE);
+        assertThat(E2eVariant.TWO_SOURCE.base()).isEqualTo(E2eVariant.BASELINE);
+    }
+
+    @Test
+    void zeroOrMalformedCountsAreRefusedNamingTheOption() {
+        for (List<String> bad : List.of(List.of("--threads", "0"), List.of("--instances", "two"),
+                List.of("--restore", "100,-5"))) {
+            String[] args = {"--bootstrap", "h:1", bad.get(0), bad.get(1)};
+            assertThatThrownBy(() -> E2eOptions.parse(args)).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining(bad.get(0)).hasMessageContaining("positive");
+        }
+    }
+}
