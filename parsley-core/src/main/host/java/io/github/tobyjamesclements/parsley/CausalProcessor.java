@@ -1,6 +1,5 @@
 package io.github.tobyjamesclements.parsley;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -115,8 +114,7 @@ final class CausalProcessor implements Processor<byte[], byte[], byte[], byte[]>
         if (tickChannel != null) {
             sinks.add(tickChannel.topicId());
         }
-        UUID sender = UUID.nameUUIDFromBytes((applicationId + "/" + stage.name() + "/" + partition)
-                .getBytes(StandardCharsets.UTF_8));
+        UUID sender = Senders.of(applicationId, stage.name(), partition);
         NodeConfig config = new NodeConfig(stage.name() + "-task-" + taskId, sender,
                 new TreeSet<>(channelsByTopic.values()), sinks);
         KeyValueStore<Bytes, byte[]> protocolStore = context.getStateStore(Assembly.protocolStore(stage));
