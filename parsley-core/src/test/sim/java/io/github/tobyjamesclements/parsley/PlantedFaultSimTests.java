@@ -58,7 +58,7 @@ class PlantedFaultSimTests {
                 plant(Faults.DROP_OWN_SEQUENCE_CLAIMS, MultiPartitionSinkSimTests.class,
                         MultiPartitionSinkSimTests.MULTI_PARTITION),
                 plant(Faults.SEED_ONLY_AFTER_TWO_SENDS, CrashRecoverySimTests.class,
-                        CrashRecoverySimTests.RESTARTING_WRITER));
+                        CrashRecoverySimTests.CRASH_CHAIN));
     }
 
     private static Arguments plant(Fault fault, Class<?> family, Scenario scenario) {
