@@ -49,7 +49,7 @@ final class ClockShapes {
         SplittableRandom random = new SplittableRandom(SEED + 1);
         Channel c = new Channel(new UUID(random.nextLong(), random.nextLong()), 0);
         for (int s = 0; s < senders; s++) {
-            clock.advanceSeq(new SeqKey(c, new UUID(random.nextLong(), random.nextLong())), random.nextInt(100_000));
+            clock.advanceSeq(new SeqKey(c, new UUID(random.nextLong(), random.nextInt(64))), random.nextInt(100_000));
         }
         return clock;
     }

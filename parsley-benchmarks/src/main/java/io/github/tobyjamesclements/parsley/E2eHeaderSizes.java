@@ -1,6 +1,6 @@
 package io.github.tobyjamesclements.parsley;
 
-/** Sizes of the {@code vc}, {@code vc-sender} and {@code vc-seq} headers of a run's outputs. */
+/** Sizes of the {@code vc} header (clock and sender tag) of a run's outputs. */
 final class E2eHeaderSizes {
     long records;
     long valueSum;

@@ -89,19 +89,17 @@ final class E2eOutputReader implements AutoCloseable {
         boolean any = false;
         for (Header h : r.headers()) {
             String k = h.key();
-            if (k.equals(CausalHeaders.CLOCK) || k.equals(CausalHeaders.SENDER) || k.equals(CausalHeaders.SEQ)) {
+            if (k.equals(CausalHeaders.CLOCK)) {
                 any = true;
                 int len = h.value() == null ? 0 : h.value().length;
                 value += len;
                 // Kafka's record header: varint key length, key, varint value length, value.
                 wire += varintSize(k.length()) + k.length() + varintSize(len) + len;
-                if (k.equals(CausalHeaders.CLOCK)) {
-                    clock = len;
-                    VectorClock decoded = ClockCodec.decode(h.value());
-                    headers.offsetEntries += decoded.offsets().size();
-                    headers.offsetTopics += decoded.offsets().keySet().stream().map(Channel::topicId).distinct().count();
-                    headers.seqEntries += decoded.seqs().size();
-                }
+                clock = len;
+                VectorClock decoded = ClockCodec.decodeStamp(h.value()).clock();
+                headers.offsetEntries += decoded.offsets().size();
+                headers.offsetTopics += decoded.offsets().keySet().stream().map(Channel::topicId).distinct().count();
+                headers.seqEntries += decoded.seqs().size();
             }
         }
         if (!any) {

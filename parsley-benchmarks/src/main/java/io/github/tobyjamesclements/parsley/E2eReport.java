@@ -177,8 +177,8 @@ final class E2eReport {
     }
 
     private static void headerBytes(StringBuilder s, List<E2eRun> runs) {
-        s.append("### Protocol header bytes per output record (`vc` + `vc-sender` + `vc-seq`)\n\n");
-        s.append("Value bytes of the three headers; \"with framing\" adds the header names and their varint lengths"
+        s.append("### Protocol header bytes per output record (`vc`: clock and sender tag)\n\n");
+        s.append("Value bytes of the protocol header; \"with framing\" adds its name and varint lengths"
                 + " as Kafka's record format stores them.\n\n");
         s.append("| Variant | Round | Records | Mean | Min | Max | of which `vc` mean / max | With framing mean / max"
                 + " | `vc` offset entries (topics) / seq entries, mean |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");

@@ -2,13 +2,13 @@ package io.github.tobyjamesclements.parsley;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.Locale;
 import java.util.Map;
 import java.util.StringJoiner;
 import java.util.UUID;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
-import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.Deserializer;
 
 /**
@@ -19,11 +19,11 @@ import org.apache.kafka.common.serialization.Deserializer;
  *   --property headers.deserializer=io.github.tobyjamesclements.parsley.CausalHeaderDeserializer
  * </pre>
  *
- * <p>{@value CausalHeaders#CLOCK} prints as {@code offsets=[<topic id>:<partition>@<offset> ...]
- * seqs=[<topic id>:<partition>/<sender>#<sequence> ...]} (spaces, never the console's comma
- * between headers), topic ids in the form
- * {@code kafka-topics.sh --describe} prints them; {@value CausalHeaders#SENDER} as the sender's
- * UUID; {@value CausalHeaders#SEQ} as a number; any other header as UTF-8. A Parsley header that
+ * <p>{@value CausalHeaders#CLOCK} prints as {@code sender=<stage id>.<task> seq=<sequence>
+ * offsets=[<topic id>:<partition>@<offset> ...] seqs=[<topic id>:<partition>/<stage id>.<task>#<sequence> ...]}
+ * (spaces, never the console's comma between headers; {@code sender} and {@code seq} only on a
+ * stage's emission), topic ids in the form {@code kafka-topics.sh --describe} prints them, stage
+ * ids as 16 hex digits; any other header as UTF-8. A Parsley header that
  * does not decode prints {@code <corrupt: reason>} instead of failing the console. The console
  * passes only a header's value; the header's name is found in the record's headers by identity
  * (the array the console read), or else by equal content. Stateless and thread-safe.
@@ -62,9 +62,7 @@ public final class CausalHeaderDeserializer implements Deserializer<String> {
         String name = nameOf(headers, data);
         try {
             return switch (name == null ? "" : name) {
-                case CausalHeaders.CLOCK -> clock(ClockCodec.decode(data));
-                case CausalHeaders.SENDER -> sender(data);
-                case CausalHeaders.SEQ -> seq(data);
+                case CausalHeaders.CLOCK -> stamp(ClockCodec.decodeStamp(data));
                 default -> deserialize(topic, data);
             };
         } catch (CorruptClockException e) {
@@ -89,29 +87,26 @@ public final class CausalHeaderDeserializer implements Deserializer<String> {
         return null;
     }
 
+    static String stamp(SendStamp stamp) {
+        String clock = clock(stamp.clock());
+        return stamp.sender() == null ? clock : "sender=" + sender(stamp.sender()) + " seq=" + stamp.seq() + " " + clock;
+    }
+
     static String clock(VectorClock clock) {
         StringJoiner offsets = new StringJoiner(" ", "offsets=[", "]");
         clock.offsets().forEach((c, n) -> offsets.add(channel(c) + "@" + n));
         StringJoiner seqs = new StringJoiner(" ", "seqs=[", "]");
-        clock.seqs().forEach((k, n) -> seqs.add(channel(k.channel()) + "/" + k.sender() + "#" + n));
+        clock.seqs().forEach((k, n) -> seqs.add(channel(k.channel()) + "/" + sender(k.sender()) + "#" + n));
         return offsets + " " + seqs;
+    }
+
+    private static String sender(UUID sender) {
+        return String.format(Locale.ROOT, "%016x.%d", sender.getMostSignificantBits(),
+                sender.getLeastSignificantBits());
     }
 
     private static String channel(Channel c) {
         UUID id = c.topicId();
         return new Uuid(id.getMostSignificantBits(), id.getLeastSignificantBits()) + ":" + c.partition();
-    }
-
-    private static String sender(byte[] data) {
-        return CausalHeaders.sender(alone(CausalHeaders.SENDER, data)).orElseThrow().toString();
-    }
-
-    private static String seq(byte[] data) {
-        return Long.toString(CausalHeaders.seq(alone(CausalHeaders.SEQ, data)).orElseThrow());
-    }
-
-    /** Reuses the strict readers, which read from headers, on a single value. */
-    private static Headers alone(String name, byte[] data) {
-        return new RecordHeaders().add(name, data);
     }
 }

@@ -28,19 +28,19 @@ import org.slf4j.LoggerFactory;
  * if it aborts, a read_committed stage passes its offset as a gap. Either way the claim only
  * delays.</li>
  * </ul>
- * The stamp is only the {@value CausalHeaders#CLOCK} header, never a sender tag, so it needs no
+ * The stamp is the {@value CausalHeaders#CLOCK} header without a sender tag, so it needs no
  * partition: it does not matter that {@code onSend} runs before the partitioner.
  *
  * <p>A record that already carries a valid {@value CausalHeaders#CLOCK} (stamped by code with a
  * {@link CausalClock}, or copied from a consumed record) keeps its claims: the stamp is its clock
- * merged with the shared one. A sender tag ({@value CausalHeaders#SENDER}, {@value CausalHeaders#SEQ})
- * copied from a stage's emission, as a dead-letter publisher copies headers, is removed: it states
+ * merged with the shared one. A sender tag inside a {@value CausalHeaders#CLOCK} header copied
+ * from a stage's emission, as a dead-letter publisher copies headers, is removed: it states
  * that sender's send sequence on the record's original partition, which is false of the copy. The
  * copy keeps the original's clock, and depends on the original itself when it was consumed through
  * {@link CausalConsumerInterceptor} on the same clock.
  * Other headers are left alone.
  *
- * <p>Refuses, loudly: a record whose {@value CausalHeaders#CLOCK} or sender tag is corrupt, and
+ * <p>Refuses, loudly: a record whose {@value CausalHeaders#CLOCK} header is corrupt, and
  * every send after the shared clock failed to record a cause. Kafka ignores exceptions thrown by
  * interceptors, so a refused send is redirected to an invalid topic name that states the reason;
  * the send then fails ({@code InvalidTopicException} through its future and callback) instead of
@@ -84,10 +84,8 @@ public final class CausalProducerInterceptor implements ProducerInterceptor<Obje
         try {
             CausalHeaders.Read carried = CausalHeaders.read(record.headers(), "outbound record to topic="
                     + record.topic());
+            // the stamp replaces the clock header, so a copied sender tag (false of the copy) goes with it
             clock.stampOver(record.headers(), carried.clock());
-            if (carried.sender() != null) {
-                record.headers().remove(CausalHeaders.SENDER).remove(CausalHeaders.SEQ);
-            }
         } catch (RuntimeException e) {
             return refuse(record, e);
         }

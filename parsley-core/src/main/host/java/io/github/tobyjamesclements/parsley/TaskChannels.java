@@ -1,6 +1,5 @@
 package io.github.tobyjamesclements.parsley;
 
-import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -73,8 +72,7 @@ final class TaskChannels {
         if (tickChannel != null) {
             sinks.add(tickChannel.topicId());
         }
-        UUID sender = UUID.nameUUIDFromBytes((applicationId + "/" + stage.name() + "/" + partition)
-                .getBytes(StandardCharsets.UTF_8));
+        UUID sender = Senders.of(applicationId, stage.name(), partition);
         return new NodeConfig(stage.name() + "-task-" + taskId, sender, new TreeSet<>(byTopic.values()), sinks);
     }
 }

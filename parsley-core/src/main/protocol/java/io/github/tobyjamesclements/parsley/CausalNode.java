@@ -63,15 +63,16 @@ final class CausalNode {
                 config.nodeId(), config.consumed(), config.sinkTopics().size(), held(), state.ownOutputs().offsets().size());
     }
 
-    /** The init end-offset seed (protocol.md §6.4, §16.1): every declared sink's high watermark minus one. */
+    /** The init end-offset seed (protocol.md §6.4, §16.1): the high watermark minus one where this node sent. */
     private void seedOwnOutputs() {
         for (UUID topic : config.sinkTopics()) {
             Map<Integer, Long> ends = seams.sinkEnds(topic, brokerOffsets).orElseThrow(() -> new IllegalStateException(
                     "Cannot resolve sink end offsets; node=" + config.nodeId() + ", topic=" + topic
                             + "; the declared sink topic does not exist: create it before starting the stage"));
             ends.forEach((p, end) -> {
+                Channel c = new Channel(topic, p);
                 if (end > 0) {
-                    state.seedOwnOutput(new Channel(topic, p), end - 1);
+                    state.seedSinkEnd(c, end - 1, seams.seedsOwnOutput(c, state.baselineSeq(c)));
                 }
             });
         }
@@ -161,6 +162,7 @@ final class CausalNode {
         VectorClock stamp = stampBase();
         seqNormalisations += Stamping.normalize(stamp, config.senderId(), state);
         Stamping.claimOwnSends(stamp, config.senderId(), state);
+        seams.dropImplied(stamp, destination);
         long seq = state.issueSendSeq(destination);
         state.flush();
         return new SendStamp(stamp, config.senderId(), seq);
@@ -170,8 +172,6 @@ final class CausalNode {
     VectorClock stampBase() {
         return seams.stampBase(state.stampBase(), config.consumed());
     }
-
-    // Truncation --------------------------------------------------------------------------
 
     /** Drops stamp-side offset claims at or below a globally stable bound. */
     void truncate(VectorClock stability) {

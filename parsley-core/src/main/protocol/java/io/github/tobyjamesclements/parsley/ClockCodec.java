@@ -3,37 +3,72 @@ package io.github.tobyjamesclements.parsley;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.NavigableMap;
+import java.util.Objects;
 import java.util.UUID;
 
 /**
- * The clock wire format, version 1 (docs/wire-format.md; protocol.md §16.7).
+ * The clock wire format, version 2 (docs/wire-format.md; protocol.md §10.1, §16.7): the record's
+ * sender tag and its dependency clock in one header value.
  *
  * <pre>
- * u8      version = 0x01
+ * u8      version = 0x02
+ * varint  tag: 0 = untagged, else the sender's task number + 1, then 8 B stage id, varint seq
  * varint  offsetTopicCount
  *   per topic (ascending signed UUID order): 16 B topic id, varint entryCount (&gt; 0),
  *     per entry (ascending partition): varint partition, varint offsetWatermark
  * varint  seqChannelCount
  *   per channel (ascending): 16 B topic id, varint partition, varint senderCount (&gt; 0),
- *     per sender (ascending signed UUID order): 16 B sender id, varint seqWatermark
+ *     per sender (ascending: stage id signed, then task): 8 B stage id, varint task, varint seqWatermark
  * </pre>
  *
- * <p>Varints are unsigned LEB128 holding non-negative values (at most 63 bits; partitions at
- * most 31). Decoding is strict, so that every clock has exactly one encoding: anything else
- * raises {@link CorruptClockException}.
+ * <p>Varints are unsigned LEB128 holding non-negative values (at most 63 bits; partitions and
+ * task numbers at most 31). Decoding is strict, so that every stamp has exactly one encoding:
+ * anything else, including any other version, raises {@link CorruptClockException}. Clocks in the
+ * protocol store use the same layout, always untagged.
  */
 final class ClockCodec {
 
-    static final byte VERSION = 0x01;
+    static final byte VERSION = 0x02;
 
     private ClockCodec() {
     }
 
+    /** An untagged clock: a plain client's stamp, or a clock in the protocol store. */
     static byte[] encode(VectorClock clock) {
+        return encode(clock, null, -1);
+    }
+
+    /** A stage emission's stamp: its clock with its sender tag. */
+    static byte[] encode(SendStamp stamp) {
+        return encode(stamp.clock(), Objects.requireNonNull(stamp.sender(), "sender"), stamp.seq());
+    }
+
+    private static byte[] encode(VectorClock clock, UUID sender, long seq) {
         NavigableMap<Channel, Long> offsets = clock.offsets();
         NavigableMap<SeqKey, Long> seqs = clock.seqs();
-        Writer out = new Writer(16 + 12 * offsets.size() + 40 * seqs.size());
+        ClockWriter out = new ClockWriter(28 + 12 * offsets.size() + 30 * seqs.size());
         out.write(VERSION);
+        if (sender == null) {
+            out.varint(0);
+        } else {
+            tag(out, sender, seq);
+        }
+        writeOffsets(out, offsets);
+        writeSeqs(out, seqs);
+        return out.toByteArray();
+    }
+
+    private static void tag(ClockWriter out, UUID sender, long seq) {
+        if (!Senders.compact(sender) || seq < 0) {
+            throw new IllegalArgumentException("Not a sender tag; sender=" + sender + ", seq=" + seq
+                    + "; a sender id carries a task number in [0, 2147483647] and a sequence is >= 0");
+        }
+        out.varint(sender.getLeastSignificantBits() + 1);
+        out.long64(sender.getMostSignificantBits());
+        out.varint(seq);
+    }
+
+    private static void writeOffsets(ClockWriter out, NavigableMap<Channel, Long> offsets) {
         int[] groupSizes = topicGroupSizes(offsets);
         out.varint(groupSizes.length);
         int group = -1;
@@ -48,9 +83,12 @@ final class ClockCodec {
             out.varint(c.partition());
             out.varint(e.getValue());
         }
-        groupSizes = channelGroupSizes(seqs);
+    }
+
+    private static void writeSeqs(ClockWriter out, NavigableMap<SeqKey, Long> seqs) {
+        int[] groupSizes = channelGroupSizes(seqs);
         out.varint(groupSizes.length);
-        group = -1;
+        int group = -1;
         Channel current = null;
         for (Map.Entry<SeqKey, Long> s : seqs.entrySet()) {
             Channel c = s.getKey().channel();
@@ -60,20 +98,49 @@ final class ClockCodec {
                 out.varint(c.partition());
                 out.varint(groupSizes[++group]);
             }
-            out.uuid(s.getKey().sender());
+            out.sender(s.getKey().sender());
             out.varint(s.getValue());
         }
-        return out.toByteArray();
     }
 
+    /**
+     * Decodes a stored clock, which is never tagged.
+     *
+     * @throws CorruptClockException for anything the encoder would not write, or a sender tag
+     */
     static VectorClock decode(byte[] bytes) {
+        SendStamp stamp = decodeStamp(bytes);
+        if (stamp.sender() != null) {
+            throw new CorruptClockException("Stored clock carries a sender tag; only record headers are tagged");
+        }
+        return stamp.clock();
+    }
+
+    /**
+     * Decodes a record's clock header: its clock, and its sender tag (sender null and seq −1 when
+     * untagged, as a plain client writes it).
+     *
+     * @throws CorruptClockException for anything the encoder would not write
+     */
+    static SendStamp decodeStamp(byte[] bytes) {
         if (bytes == null) {
             throw new CorruptClockException("Clock bytes are null");
         }
-        Reader in = new Reader(bytes);
+        ClockReader in = new ClockReader(bytes);
         int version = in.u8();
         if (version != VERSION) {
             throw new CorruptClockException("Unknown clock version " + version + "; this build reads version " + VERSION);
+        }
+        UUID sender = null;
+        long seq = -1;
+        int at = in.position();
+        long tag = in.varint();
+        if (tag > 0) {
+            if (tag - 1 > Integer.MAX_VALUE) {
+                throw new CorruptClockException("Sender task " + (tag - 1) + " out of range at byte " + at);
+            }
+            sender = new UUID(in.long64(), tag - 1);
+            seq = in.varint();
         }
         VectorClock clock = new VectorClock();
         readOffsets(in, clock);
@@ -81,11 +148,11 @@ final class ClockCodec {
         if (in.remaining() != 0) {
             throw new CorruptClockException(in.remaining() + " trailing bytes after clock");
         }
-        return clock;
+        return new SendStamp(clock, sender, seq);
     }
 
     /** The offset section: topic groups in ascending id order, each non-empty and ascending by partition. */
-    private static void readOffsets(Reader in, VectorClock clock) {
+    private static void readOffsets(ClockReader in, VectorClock clock) {
         long topics = in.count(17);
         UUID previousTopic = null;
         Channel previous = null;
@@ -111,8 +178,8 @@ final class ClockCodec {
     }
 
     /** The sequence section: channels in ascending order, each with a non-empty, ascending run of senders. */
-    private static void readSeqs(Reader in, VectorClock clock) {
-        long channels = in.count(19);
+    private static void readSeqs(ClockReader in, VectorClock clock) {
+        long channels = in.count(18);
         SeqKey previousKey = null;
         Channel previousChannel = null;
         for (long ch = 0; ch < channels; ch++) {
@@ -121,12 +188,12 @@ final class ClockCodec {
                 throw new CorruptClockException("Sequence channels unsorted or duplicated at " + c);
             }
             previousChannel = c;
-            long senders = in.count(17);
+            long senders = in.count(10);
             if (senders == 0) {
                 throw new CorruptClockException("Empty sequence channel group at " + c);
             }
             for (long i = 0; i < senders; i++) {
-                SeqKey k = new SeqKey(c, in.uuid());
+                SeqKey k = new SeqKey(c, in.sender());
                 if (previousKey != null && previousKey.compareTo(k) >= 0) {
                     throw new CorruptClockException("Sequence entries unsorted or duplicated at " + k);
                 }
@@ -164,121 +231,5 @@ final class ClockCodec {
             sizes[n - 1]++;
         }
         return n == sizes.length ? sizes : Arrays.copyOf(sizes, n);
-    }
-
-    /** A growable byte buffer: unsynchronised, unlike {@code ByteArrayOutputStream}, whose every byte takes a lock. */
-    private static final class Writer {
-        private byte[] buf;
-        private int count;
-
-        Writer(int size) {
-            buf = new byte[size];
-        }
-
-        void write(int b) {
-            if (count == buf.length) {
-                buf = Arrays.copyOf(buf, buf.length * 2);
-            }
-            buf[count++] = (byte) b;
-        }
-
-        void varint(long value) {
-            long v = value;
-            while ((v & ~0x7FL) != 0) {
-                write((int) ((v & 0x7F) | 0x80));
-                v >>>= 7;
-            }
-            write((int) v);
-        }
-
-        void uuid(UUID id) {
-            long64(id.getMostSignificantBits());
-            long64(id.getLeastSignificantBits());
-        }
-
-        private void long64(long v) {
-            for (int shift = 56; shift >= 0; shift -= 8) {
-                write((int) (v >>> shift));
-            }
-        }
-
-        byte[] toByteArray() {
-            return Arrays.copyOf(buf, count);
-        }
-    }
-
-    private static final class Reader {
-        private final byte[] bytes;
-        private int pos;
-
-        Reader(byte[] bytes) {
-            this.bytes = bytes;
-        }
-
-        int position() {
-            return pos;
-        }
-
-        int remaining() {
-            return bytes.length - pos;
-        }
-
-        int u8() {
-            need(1);
-            return bytes[pos++] & 0xFF;
-        }
-
-        /** A count whose every element needs at least {@code minBytes}: bounds allocation by input size. */
-        long count(int minBytes) {
-            long n = varint();
-            if (n > remaining() / minBytes) {
-                throw new CorruptClockException("Count " + n + " exceeds the " + remaining() + " remaining bytes");
-            }
-            return n;
-        }
-
-        int partition() {
-            long p = varint();
-            if (p > Integer.MAX_VALUE) {
-                throw new CorruptClockException("Partition " + p + " out of range");
-            }
-            return (int) p;
-        }
-
-        long varint() {
-            long value = 0;
-            for (int shift = 0; ; shift += 7) {
-                if (shift == 63) {
-                    throw new CorruptClockException("Varint exceeds 63 bits at byte " + pos);
-                }
-                int b = u8();
-                value |= (long) (b & 0x7F) << shift;
-                if ((b & 0x80) == 0) {
-                    if (b == 0 && shift > 0) {
-                        throw new CorruptClockException("Non-minimal varint at byte " + (pos - 1));
-                    }
-                    return value;
-                }
-            }
-        }
-
-        UUID uuid() {
-            return new UUID(long64(), long64());
-        }
-
-        private long long64() {
-            need(8);
-            long v = 0;
-            for (int i = 0; i < 8; i++) {
-                v = (v << 8) | (bytes[pos++] & 0xFF);
-            }
-            return v;
-        }
-
-        private void need(int n) {
-            if (remaining() < n) {
-                throw new CorruptClockException("Clock truncated at byte " + pos + "; needed " + n + " more");
-            }
-        }
     }
 }

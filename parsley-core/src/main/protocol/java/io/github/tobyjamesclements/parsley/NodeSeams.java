@@ -56,6 +56,22 @@ interface NodeSeams {
         return base;
     }
 
+    /**
+     * Removes from a stamp for {@code destination} the claims the destination's own log order
+     * implies (§6.1): every claim on the destination channel itself, and nothing else.
+     */
+    default void dropImplied(VectorClock stamp, Channel destination) {
+        stamp.removeChannel(destination);
+    }
+
+    /**
+     * Whether the init seed claims a sink channel as own output (§6.4): only where this node has
+     * committed sends, that is where its restored send sequence {@code baselineSeq} is {@code >= 0}.
+     */
+    default boolean seedsOwnOutput(Channel c, long baselineSeq) {
+        return baselineSeq >= 0;
+    }
+
     /** The end offsets that seed own outputs for a declared sink (§6.4, §16.1: the high watermark). */
     default Optional<Map<Integer, Long>> sinkEnds(UUID topic, BrokerOffsets broker) {
         return broker.endOffsets(topic);

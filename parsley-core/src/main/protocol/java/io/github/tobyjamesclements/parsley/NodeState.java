@@ -30,6 +30,7 @@ final class NodeState {
     private final Map<Channel, VectorClock> channelClocks;
     private final VectorClock carried;
     private final VectorClock ownOutputs = new VectorClock();
+    private final VectorClock sinkEnds = new VectorClock();
     private final Map<Channel, HoldQueue> queues;
     private final Map<Channel, Long> positionKnown = new TreeMap<>();
     private final Map<Channel, Long> sendSeq;
@@ -213,7 +214,18 @@ final class NodeState {
 
     /** Seeds own outputs at init (§6.4); memory only, constant once the node runs. */
     void seedOwnOutput(Channel c, long offset) {
-        ownOutputs.advanceTo(c, offset);
+        seedSinkEnd(c, offset, true);
+    }
+
+    /**
+     * Notes a sink channel's end at init (§6.4): always as known history for a grown input (§7.2
+     * step 3), and as an own-output claim only where this node {@code caused} something.
+     */
+    void seedSinkEnd(Channel c, long offset, boolean caused) {
+        sinkEnds.advanceTo(c, offset);
+        if (caused) {
+            ownOutputs.advanceTo(c, offset);
+        }
     }
 
     long ownOutput(Channel c) {
@@ -334,13 +346,13 @@ final class NodeState {
         return f;
     }
 
-    /** What this node knows of a channel's offsets: frontier, channel clocks, carried, own outputs (§7.2 step 3). */
+    /** What this node knows of a channel's offsets: frontier, channel clocks, carried, sink ends (§7.2 step 3). */
     long knownOffset(Channel c) {
         VectorClock known = new VectorClock();
         frontier.forEach(known::advanceTo);
         channelClocks.values().forEach(known::mergeOffsets);
         known.mergeOffsets(carried);
-        known.mergeOffsets(ownOutputs);
+        known.mergeOffsets(sinkEnds);
         return known.offset(c);
     }
 

@@ -22,6 +22,6 @@ record SeqKey(Channel channel, UUID sender) implements Comparable<SeqKey> {
 
     @Override
     public String toString() {
-        return channel + "/" + sender.toString().substring(0, 8);
+        return channel + "/" + Senders.shortForm(sender);
     }
 }

@@ -5,19 +5,23 @@ import java.util.Map;
 import java.util.NavigableMap;
 import java.util.Objects;
 import java.util.TreeMap;
+import java.util.UUID;
 
 /**
  * A dependency clock with two kinds of claim (protocol.md §1.2): offset claims per channel and
  * sequence claims per (channel, sender). Absent entries claim nothing ({@link #NOTHING}).
  *
  * <p>Mutable and not thread-safe; every mutation only raises entries, except the explicit
- * removals {@link #normalizeSeq}, {@link #removeSeq} and {@link #truncateAtOrBelow}. Iteration
+ * removals {@link #normalizeSeq}, {@link #removeSeq}, {@link #removeChannel} and {@link #truncateAtOrBelow}. Iteration
  * is in channel order, which the wire format and the cascade rely on.
  */
 final class VectorClock {
 
     /** The watermark of an absent entry. */
     static final long NOTHING = -1L;
+
+    private static final UUID LOWEST = new UUID(Long.MIN_VALUE, Long.MIN_VALUE);
+    private static final UUID HIGHEST = new UUID(Long.MAX_VALUE, Long.MAX_VALUE);
 
     private final TreeMap<Channel, Long> offsets = new TreeMap<>();
     private final TreeMap<SeqKey, Long> seqs = new TreeMap<>();
@@ -87,6 +91,12 @@ final class VectorClock {
 
     void removeSeq(SeqKey key) {
         seqs.remove(key);
+    }
+
+    /** Removes every claim on {@code channel}, offset and sequence (protocol.md §6.1: the destination's own). */
+    void removeChannel(Channel channel) {
+        offsets.remove(channel);
+        seqs.subMap(new SeqKey(channel, LOWEST), true, new SeqKey(channel, HIGHEST), true).clear();
     }
 
     /**

@@ -118,7 +118,7 @@ class CausalInterceptorIT {
         try (KafkaProducer<String, String> p = producer(TestKafka.unique("resend"), false)) {
             ProducerRecord<String, String> copied = new ProducerRecord<>(topic, "k", "v");
             CausalHeaders.write(copied.headers(), new SendStamp(
-                    new VectorClock().advanceTo(new Channel(orders, 3), 41), UUID.randomUUID(), 7));
+                    new VectorClock().advanceTo(new Channel(orders, 3), 41), Senders.of("copied-app", "stage", 2), 7));
             p.send(copied).get();
         }
         ConsumerRecord<byte[], byte[]> sent = TestKafka.readAllBytes(topic).get(0);

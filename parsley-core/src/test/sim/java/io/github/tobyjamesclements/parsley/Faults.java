@@ -91,6 +91,47 @@ final class Faults {
     static final Fault UNSEEN_TOPIC_TAKEN_FOR_DELETED = protocol("unseen topic taken for deleted",
             (config, store, offsets) -> new CausalNode(config, store, new UnseenAsAbsent(offsets)));
 
+    /**
+     * §6.1's destination rule applied to the topic instead of the channel: a stamp for one partition
+     * also drops every claim on the topic's other partitions, which that log's order does not imply.
+     */
+    static final Fault DROP_CLAIMS_ON_DESTINATION_TOPIC = seamed("drop claims on the destination's whole topic",
+            () -> new NodeSeams() {
+                @Override
+                public void dropImplied(VectorClock stamp, Channel destination) {
+                    List<Channel> named = new ArrayList<>(stamp.offsets().keySet());
+                    stamp.seqs().keySet().forEach(k -> named.add(k.channel()));
+                    named.stream().filter(c -> c.topicId().equals(destination.topicId())).forEach(stamp::removeChannel);
+                }
+            });
+
+    /**
+     * §6.1's destination rule applied to the sender instead of the channel: a stamp drops this
+     * node's own sequence claims on every channel, so its earlier sends elsewhere go unclaimed.
+     */
+    static final Fault DROP_OWN_SEQUENCE_CLAIMS = protocol("drop own sequence claims on every channel",
+            (config, store, offsets) -> new CausalNode(config, store, offsets, new NodeSeams() {
+                @Override
+                public void dropImplied(VectorClock stamp, Channel destination) {
+                    NodeSeams.super.dropImplied(stamp, destination);
+                    List<SeqKey> own = stamp.seqs().keySet().stream()
+                            .filter(k -> k.sender().equals(config.senderId())).toList();
+                    own.forEach(stamp::removeSeq);
+                }
+            }));
+
+    /**
+     * §6.4's narrowed seed off by one: a sink partition counts as sent to only from the second send
+     * on (restored sequence above 0), so a single earlier send there goes unclaimed after a restart.
+     */
+    static final Fault SEED_ONLY_AFTER_TWO_SENDS = seamed("narrowed seed skips a partition sent to once",
+            () -> new NodeSeams() {
+                @Override
+                public boolean seedsOwnOutput(Channel c, long baselineSeq) {
+                    return baselineSeq > 0;
+                }
+            });
+
     // Host faults ----------------------------------------------------------------------------------
 
     /** V9: a host that commits its store when it crashes (breaks H3). */
@@ -191,7 +232,8 @@ final class Faults {
                 FILTER_UNCONSUMED, FORGET_SKIP_RUN, DROP_REMEMBERED_POSITIONS, REPORT_BEFORE_FED,
                 STAMP_BEFORE_PARTITIONING, SKIP_OWN_OUTPUTS_SEED, LSO_SEED, TRUNCATE_ABOVE_BOUND, OUT_OF_FIFO,
                 DROP_FORMER_SINK_HEAL, POSITION_ZERO_MEANS_NOTHING, UNSEEN_TOPIC_TAKEN_FOR_DELETED,
-                DEAD_LETTER_OUTSIDE_STEP, DEAD_LETTER_DROPPED);
+                DEAD_LETTER_OUTSIDE_STEP, DEAD_LETTER_DROPPED, DROP_CLAIMS_ON_DESTINATION_TOPIC,
+                DROP_OWN_SEQUENCE_CLAIMS, SEED_ONLY_AFTER_TWO_SENDS);
     }
 
     // Seams -------------------------------------------------------------------------------------

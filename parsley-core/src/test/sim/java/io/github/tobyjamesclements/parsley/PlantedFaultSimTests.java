@@ -52,7 +52,13 @@ class PlantedFaultSimTests {
                         HiddenTopicSimTests.UNSEEN_ORIGIN),
                 plant(Faults.DEAD_LETTER_OUTSIDE_STEP, DeadLetterSimTests.class, DeadLetterSimTests.POISON_CHAIN),
                 plant(Faults.DEAD_LETTER_DROPPED, DeadLetterSimTests.class, DeadLetterSimTests.POISON_CHAIN),
-                plant(FanOutSimTests.SHARED_STORE, FanOutSimTests.class, FanOutSimTests.FAN_OUT));
+                plant(FanOutSimTests.SHARED_STORE, FanOutSimTests.class, FanOutSimTests.FAN_OUT),
+                plant(Faults.DROP_CLAIMS_ON_DESTINATION_TOPIC, MultiPartitionSinkSimTests.class,
+                        MultiPartitionSinkSimTests.MULTI_PARTITION),
+                plant(Faults.DROP_OWN_SEQUENCE_CLAIMS, MultiPartitionSinkSimTests.class,
+                        MultiPartitionSinkSimTests.MULTI_PARTITION),
+                plant(Faults.SEED_ONLY_AFTER_TWO_SENDS, CrashRecoverySimTests.class,
+                        CrashRecoverySimTests.CRASH_CHAIN));
     }
 
     private static Arguments plant(Fault fault, Class<?> family, Scenario scenario) {

@@ -156,7 +156,11 @@ final class SimBroker {
         return t;
     }
 
-    /** Appends a business record inside {@code txn} and returns its offset (known to the broker only). */
+    /**
+     * Appends a business record inside {@code txn} and returns its offset (known to the broker
+     * only). Its stamp is stored as encoded and decoded again by {@link ClockCodec}, as a record's
+     * header travels.
+     */
     long append(Txn txn, Channel c, long recordId, byte[] key, byte[] value, VectorClock clock, UUID sender,
             long seq) {
         if (!txn.open()) {
@@ -164,8 +168,11 @@ final class SimBroker {
         }
         Partition p = partition(c);
         long offset = p.log.size();
-        p.log.add(new Entry(Kind.RECORD, txn, recordId, key, value, clock == null ? null : VectorClock.copyOf(clock),
-                sender, seq, null));
+        // The header a host writes and a consumer reads: every stamp crosses the real wire format.
+        SendStamp wire = clock == null ? new SendStamp(null, null, -1)
+                : ClockCodec.decodeStamp(sender == null ? ClockCodec.encode(clock)
+                        : ClockCodec.encode(new SendStamp(clock, sender, seq)));
+        p.log.add(new Entry(Kind.RECORD, txn, recordId, key, value, wire.clock(), wire.sender(), wire.seq(), null));
         txn.touched.add(c);
         txn.recordIds.add(recordId);
         return offset;

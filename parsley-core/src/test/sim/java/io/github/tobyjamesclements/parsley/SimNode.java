@@ -1,6 +1,5 @@
 package io.github.tobyjamesclements.parsley;
 
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -122,7 +121,7 @@ final class SimNode {
     private SimNode(Builder b) {
         this.world = b.world;
         this.name = b.name;
-        this.senderId = UUID.nameUUIDFromBytes(("parsley-sim-sender/" + b.name).getBytes(StandardCharsets.UTF_8));
+        this.senderId = Senders.of("parsley-sim", b.name, 0);
         this.rng = b.world.split();
         this.declarations = List.copyOf(b.declarations);
         this.startAt = b.startAt;

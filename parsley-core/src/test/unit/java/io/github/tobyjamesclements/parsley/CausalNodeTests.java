@@ -4,6 +4,7 @@ import static io.github.tobyjamesclements.parsley.NodeRig.C;
 import static io.github.tobyjamesclements.parsley.NodeRig.D;
 import static io.github.tobyjamesclements.parsley.NodeRig.E;
 import static io.github.tobyjamesclements.parsley.NodeRig.S0;
+import static io.github.tobyjamesclements.parsley.NodeRig.S1;
 import static io.github.tobyjamesclements.parsley.NodeRig.TOPIC_S;
 import static io.github.tobyjamesclements.parsley.NodeRig.U;
 import static io.github.tobyjamesclements.parsley.NodeRig.V;
@@ -682,6 +683,7 @@ class CausalNodeTests {
 
     @Test
     void truncationLeavesFrontierAndOwnOutputsUntouched() {
+        rig.start().prepareSend(S0);
         rig.broker.end(S0, 5);
         CausalNode node = rig.start();
         node.onRecord(record(C, 3));
@@ -690,7 +692,7 @@ class CausalNodeTests {
 
         assertThat(node.frontier(C)).isEqualTo(3);
         assertThat(node.state().ownOutputs()).isEqualTo(clock().advanceTo(S0, 4));
-        assertThat(node.prepareSend(S0).clock()).isEqualTo(clock().advanceTo(C, 3).advanceTo(S0, 4));
+        assertThat(node.prepareSend(S1).clock()).isEqualTo(clock().advanceTo(C, 3).advanceTo(S0, 4));
     }
 
     @Test

@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 class ChannelTests {
 
     private static final UUID TOPIC = UUID.fromString("01020304-0506-0708-090a-0b0c0d0e0f10");
-    private static final UUID SENDER = UUID.fromString("11121314-1516-1718-191a-1b1c1d1e1f20");
+    private static final UUID SENDER = new UUID(0x1112131415161718L, 9);
 
     @Test
     void storeKeyFormIsTheFullLowerCaseTopicIdAndPartition() {
@@ -23,8 +23,8 @@ class ChannelTests {
     }
 
     @Test
-    void sequenceKeyShortFormNamesChannelAndSenderPrefix() {
-        assertThat(new SeqKey(new Channel(TOPIC, 7), SENDER)).hasToString("01020304:7/11121314");
+    void sequenceKeyShortFormNamesChannelStageIdPrefixAndTask() {
+        assertThat(new SeqKey(new Channel(TOPIC, 7), SENDER)).hasToString("01020304:7/11121314#9");
     }
 
     @Test

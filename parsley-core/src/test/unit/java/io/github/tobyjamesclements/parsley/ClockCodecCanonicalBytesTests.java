@@ -14,16 +14,17 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Pins the exact bytes {@link ClockCodec#encode} writes (docs/wire-format.md): a hand-worked
- * vector, and agreement with a deliberately naive encoder written straight from the layout over
- * seeded random clocks, so that any rewrite of the encoder for speed keeps the format frozen.
+ * Pins the exact bytes {@link ClockCodec#encode} writes (docs/wire-format.md, version 2): a
+ * hand-worked vector, and agreement with a deliberately naive encoder written straight from the
+ * layout over seeded random stamps, tagged and untagged, so that any rewrite of the encoder for
+ * speed keeps the format frozen.
  */
 class ClockCodecCanonicalBytesTests {
 
     private static final UUID T1 = new UUID(0x0102030405060708L, 0x090A0B0C0D0E0F10L);
     private static final UUID T2 = new UUID(0x8000000000000000L, 0x0000000000000001L);
-    private static final UUID S1 = new UUID(0x1112131415161718L, 0x191A1B1C1D1E1F20L);
-    private static final UUID S2 = new UUID(0x9000000000000000L, 0x0000000000000002L);
+    private static final UUID S1 = new UUID(0x1112131415161718L, 25);
+    private static final UUID S2 = new UUID(0x9000000000000000L, 200);
 
     @Test
     void encodesTheHandWorkedVector() {
@@ -34,29 +35,34 @@ class ClockCodecCanonicalBytesTests {
                 .advanceSeq(new SeqKey(new Channel(T1, 7), S1), 9)
                 .advanceSeq(new SeqKey(new Channel(T1, 7), S2), 128);
 
-        assertThat(HexFormat.of().formatHex(ClockCodec.encode(clock))).isEqualTo("01" + "02"
+        assertThat(HexFormat.of().formatHex(ClockCodec.encode(new SendStamp(clock, S2, 5)))).isEqualTo("02"
+                + "c901" + "9000000000000000" + "05"
+                + "02"
                 + "80000000000000000000000000000001" + "01" + "01" + "7f"
                 + "0102030405060708090a0b0c0d0e0f10" + "02" + "00" + "00" + "07" + "ac02"
                 + "01"
                 + "0102030405060708090a0b0c0d0e0f10" + "07" + "02"
-                + "90000000000000000000000000000002" + "8001"
-                + "1112131415161718191a1b1c1d1e1f20" + "09");
+                + "9000000000000000" + "c801" + "8001"
+                + "1112131415161718" + "19" + "09");
     }
 
     @Test
-    void encodesTheEmptyClockInThreeBytes() {
-        assertThat(ClockCodec.encode(new VectorClock())).containsExactly(1, 0, 0);
+    void encodesTheEmptyClockInFourBytes() {
+        assertThat(ClockCodec.encode(new VectorClock())).containsExactly(2, 0, 0, 0);
     }
 
     @ParameterizedTest(name = "seed={0}")
     @MethodSource("seeds")
     void encodingMatchesTheLayoutAndRoundTrips(long seed) {
-        VectorClock clock = randomClock(new SplittableRandom(seed));
+        SplittableRandom random = new SplittableRandom(seed);
+        VectorClock clock = randomClock(random);
+        UUID sender = random.nextBoolean() ? null : sender(random);
+        long seq = sender == null ? -1 : value(random);
 
-        byte[] bytes = ClockCodec.encode(clock);
+        byte[] bytes = sender == null ? ClockCodec.encode(clock) : ClockCodec.encode(new SendStamp(clock, sender, seq));
 
-        assertThat(bytes).isEqualTo(naiveEncode(clock));
-        assertThat(ClockCodec.decode(bytes)).isEqualTo(clock);
+        assertThat(bytes).isEqualTo(naiveEncode(clock, sender, seq));
+        assertThat(ClockCodec.decodeStamp(bytes)).isEqualTo(new SendStamp(clock, sender, seq));
     }
 
     static LongStream seeds() {
@@ -76,9 +82,15 @@ class ClockCodecCanonicalBytesTests {
         int seqs = random.nextInt(12);
         for (int i = 0; i < seqs; i++) {
             Channel c = new Channel(ids[random.nextInt(ids.length)], random.nextInt(3));
-            clock.advanceSeq(new SeqKey(c, ids[random.nextInt(ids.length)]), value(random));
+            clock.advanceSeq(new SeqKey(c, sender(random)), value(random));
         }
         return clock;
+    }
+
+    /** A sender id: a random stage id, a task number of one to five varint bytes. */
+    private static UUID sender(SplittableRandom random) {
+        int task = random.nextInt(10) == 0 ? Integer.MAX_VALUE - random.nextInt(2) : random.nextInt(3);
+        return new UUID(random.nextInt(3) == 0 ? random.nextLong(3) : random.nextLong(), task);
     }
 
     private static int partition(SplittableRandom random) {
@@ -97,13 +109,20 @@ class ClockCodecCanonicalBytesTests {
     }
 
     /** The layout, written as plainly as possible: group, count, then write. */
-    private static byte[] naiveEncode(VectorClock clock) {
+    private static byte[] naiveEncode(VectorClock clock, UUID sender, long seq) {
         TreeMap<UUID, TreeMap<Integer, Long>> byTopic = new TreeMap<>();
         clock.offsets().forEach((c, n) -> byTopic.computeIfAbsent(c.topicId(), t -> new TreeMap<>()).put(c.partition(), n));
         TreeMap<Channel, TreeMap<UUID, Long>> byChannel = new TreeMap<>();
         clock.seqs().forEach((k, s) -> byChannel.computeIfAbsent(k.channel(), c -> new TreeMap<>()).put(k.sender(), s));
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        out.write(1);
+        out.write(2);
+        if (sender == null) {
+            varint(out, 0);
+        } else {
+            varint(out, sender.getLeastSignificantBits() + 1);
+            long64(out, sender.getMostSignificantBits());
+            varint(out, seq);
+        }
         varint(out, byTopic.size());
         for (Map.Entry<UUID, TreeMap<Integer, Long>> t : byTopic.entrySet()) {
             uuid(out, t.getKey());
@@ -118,8 +137,9 @@ class ClockCodecCanonicalBytesTests {
             uuid(out, c.getKey().topicId());
             varint(out, c.getKey().partition());
             varint(out, c.getValue().size());
-            c.getValue().forEach((sender, s) -> {
-                uuid(out, sender);
+            c.getValue().forEach((claimed, s) -> {
+                long64(out, claimed.getMostSignificantBits());
+                varint(out, claimed.getLeastSignificantBits());
                 varint(out, s);
             });
         }
@@ -136,10 +156,13 @@ class ClockCodecCanonicalBytesTests {
     }
 
     private static void uuid(ByteArrayOutputStream out, UUID id) {
-        for (long half : new long[] {id.getMostSignificantBits(), id.getLeastSignificantBits()}) {
-            for (int shift = 56; shift >= 0; shift -= 8) {
-                out.write((int) (half >>> shift) & 0xFF);
-            }
+        long64(out, id.getMostSignificantBits());
+        long64(out, id.getLeastSignificantBits());
+    }
+
+    private static void long64(ByteArrayOutputStream out, long half) {
+        for (int shift = 56; shift >= 0; shift -= 8) {
+            out.write((int) (half >>> shift) & 0xFF);
         }
     }
 }

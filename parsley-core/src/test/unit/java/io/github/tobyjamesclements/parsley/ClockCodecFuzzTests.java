@@ -19,17 +19,18 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.Timeout.ThreadMode;
 
 /**
- * Seeded fuzzing of the clock wire format.
+ * Seeded fuzzing of the clock wire format, version 2.
  *
- * <p>The property under test is canonicity: {@link ClockCodec#decode} either returns a clock that
- * re-encodes to exactly the input bytes, or throws {@link CorruptClockException}; any other
+ * <p>The property under test is canonicity: {@link ClockCodec#decodeStamp} either returns a stamp
+ * (a clock, with or without a sender tag) that re-encodes to exactly the input bytes, or throws
+ * {@link CorruptClockException}; any other
  * exception, a different re-encoding or a hang (the timeout is preemptive) fails. Inputs are
  * random bytes and mutations (bit flips, byte inserts and deletes, truncations, splices,
- * overwrites with varint edge bytes, duplicated segments) of valid encodings of random clocks, and
+ * overwrites with varint edge bytes, duplicated segments) of valid encodings of random stamps, and
  * layouts written by an independent writer in this file that break exactly one canonical-form rule
  * (split or empty group, swapped groups or entries, duplicate entry, padded varint, version,
- * trailing bytes): those must always be rejected, and the unbroken layout must equal the codec's
- * bytes. A round-trip property covers the other direction: {@code decode(encode(c))} equals {@code c},
+ * trailing bytes, a task number out of range): those must always be rejected, and the unbroken layout must equal the codec's
+ * bytes. A round-trip property covers the other direction: {@code decode(encode(s))} equals {@code s},
  * equal clocks built in different orders encode to identical bytes, and the length matches the
  * size formula of docs/wire-format.md.
  *
@@ -103,7 +104,7 @@ class ClockCodecFuzzTests {
             String kind = MUTATIONS[random.nextInt(MUTATIONS.length)];
             byte[] input;
             try {
-                input = mutate(kind, ClockCodec.encode(randomClock(random)), random);
+                input = mutate(kind, encode(randomStamp(random)), random);
             } catch (RuntimeException e) {
                 throw new AssertionError(seeded("input=" + i + " kind=" + kind) + ": generating the input threw " + e, e);
             }
@@ -127,16 +128,18 @@ class ClockCodecFuzzTests {
         Stopwatch watch = new Stopwatch();
         int nonEmpty = 0;
         for (int i = 0; i < clocks; i++) {
-            VectorClock clock = randomClock(random);
-            byte[] bytes = ClockCodec.encode(clock);
+            SendStamp stamp = randomStamp(random);
+            VectorClock clock = stamp.clock();
+            byte[] bytes = encode(stamp);
             String problem;
             try {
                 VectorClock rebuilt = rebuiltInAnotherOrder(clock, random);
-                problem = !clock.equals(ClockCodec.decode(bytes)) ? "decode(encode(c)) differs from c"
+                SendStamp again = new SendStamp(rebuilt, stamp.sender(), stamp.seq());
+                problem = !stamp.equals(ClockCodec.decodeStamp(bytes)) ? "decode(encode(s)) differs from s"
                         : !rebuilt.equals(clock) ? "the clock rebuilt in another order differs: " + rebuilt
-                        : !Arrays.equals(ClockCodec.encode(rebuilt), bytes) ? "an equal clock encodes differently"
-                        : bytes.length != sizeByFormula(clock) ? "length differs from the size formula "
-                                + sizeByFormula(clock)
+                        : !Arrays.equals(encode(again), bytes) ? "an equal stamp encodes differently"
+                        : bytes.length != sizeByFormula(stamp) ? "length differs from the size formula "
+                                + sizeByFormula(stamp)
                         : null;
             } catch (RuntimeException e) {
                 throw new AssertionError(seeded(roundTrip(i, clock, bytes)) + ": threw " + e, e);
@@ -158,21 +161,21 @@ class ClockCodecFuzzTests {
         Stopwatch watch = new Stopwatch();
         int inputs = STRUCTURAL_INPUTS * SCALE;
         for (int i = 0; i < inputs; i++) {
-            VectorClock clock = randomClock(random);
+            SendStamp stamp = randomStamp(random);
             String wanted = LayoutWriter.BREAKS[random.nextInt(LayoutWriter.BREAKS.length)];
-            LayoutWriter writer = new LayoutWriter(clock, random);
+            LayoutWriter writer = new LayoutWriter(stamp, random);
             String broken = writer.apply(wanted);
             byte[] input = writer.bytes();
             applied.merge(broken, 1, Integer::sum);
             if (broken.equals("none")) {
                 check(input, "layout", i, new Outcomes());
-                if (!Arrays.equals(input, ClockCodec.encode(clock))) {
+                if (!Arrays.equals(input, encode(stamp))) {
                     throw new AssertionError(seeded(describe("layout", i, input)) + ": the independent layout of "
-                            + clock + " differs from the codec's " + HexFormat.of().formatHex(ClockCodec.encode(clock)));
+                            + stamp + " differs from the codec's " + HexFormat.of().formatHex(encode(stamp)));
                 }
             } else {
                 try {
-                    VectorClock decoded = ClockCodec.decode(input);
+                    SendStamp decoded = ClockCodec.decodeStamp(input);
                     throw new AssertionError(seeded(describe("layout/" + broken, i, input))
                             + ": a layout breaking a rule was accepted as " + decoded);
                 } catch (CorruptClockException expected) {
@@ -192,16 +195,16 @@ class ClockCodecFuzzTests {
     // Property ------------------------------------------------------------------------------
 
     private static void check(byte[] input, String kind, int index, Outcomes outcomes) {
-        VectorClock decoded;
+        SendStamp decoded;
         try {
-            decoded = ClockCodec.decode(input);
+            decoded = ClockCodec.decodeStamp(input);
         } catch (CorruptClockException e) {
             outcomes.reject(e.getMessage());
             return;
         } catch (RuntimeException | Error e) {
             throw new AssertionError(seeded(describe(kind, index, input)) + ": decode threw " + e, e);
         }
-        byte[] again = ClockCodec.encode(decoded);
+        byte[] again = encode(decoded);
         if (!Arrays.equals(again, input)) {
             throw new AssertionError(seeded(describe(kind, index, input)) + ": decoded to " + decoded
                     + ", which re-encodes to " + HexFormat.of().formatHex(again));
@@ -209,7 +212,18 @@ class ClockCodecFuzzTests {
         outcomes.accepted++;
     }
 
+    /** What the codec writes for a stamp: tagged when it has a sender, as a stage's emission. */
+    static byte[] encode(SendStamp stamp) {
+        return stamp.sender() == null ? ClockCodec.encode(stamp.clock()) : ClockCodec.encode(stamp);
+    }
+
     // Generators ----------------------------------------------------------------------------
+
+    /** A random clock, with a sender tag half of the time. */
+    static SendStamp randomStamp(SplittableRandom random) {
+        VectorClock clock = randomClock(random);
+        return random.nextBoolean() ? new SendStamp(clock, null, -1) : new SendStamp(clock, sender(random), value(random));
+    }
 
     static VectorClock randomClock(SplittableRandom random) {
         VectorClock clock = new VectorClock();
@@ -227,7 +241,7 @@ class ClockCodecFuzzTests {
             Channel channel = new Channel(id(random), partition(random));
             int senders = random.nextInt(1, 4);
             for (int s = 0; s < senders; s++) {
-                clock.advanceSeq(new SeqKey(channel, id(random)), value(random));
+                clock.advanceSeq(new SeqKey(channel, sender(random)), value(random));
             }
         }
         return clock;
@@ -235,6 +249,11 @@ class ClockCodecFuzzTests {
 
     private static UUID id(SplittableRandom random) {
         return random.nextInt(4) == 0 ? new UUID(random.nextLong(), random.nextLong()) : IDS[random.nextInt(IDS.length)];
+    }
+
+    /** A sender id: the stage id of an edge or random UUID, an edge or random task number. */
+    private static UUID sender(SplittableRandom random) {
+        return new UUID(id(random).getMostSignificantBits(), partition(random));
     }
 
     private static int partition(SplittableRandom random) {
@@ -284,7 +303,7 @@ class ClockCodecFuzzTests {
             case "insert" -> insert(valid, random);
             case "delete" -> delete(valid, random);
             case "truncate" -> valid.length == 0 ? valid : Arrays.copyOf(valid, random.nextInt(valid.length));
-            case "splice" -> splice(valid, ClockCodec.encode(randomClock(random)), random);
+            case "splice" -> splice(valid, encode(randomStamp(random)), random);
             case "overwrite" -> overwrite(valid, random);
             case "duplicate" -> duplicate(valid, random);
             default -> {
@@ -354,29 +373,33 @@ class ClockCodecFuzzTests {
     }
 
     /**
-     * Writes a clock in the version 1 layout from the spec, independently of {@link ClockCodec}, and
+     * Writes a stamp in the version 2 layout from the spec, independently of {@link ClockCodec}, and
      * can break exactly one rule of canonical form on request.
      */
     static final class LayoutWriter {
 
         static final String[] BREAKS = {"none", "split-group", "swap-groups", "swap-entries", "duplicate-entry",
-            "empty-group", "non-minimal-varint", "version", "trailing-bytes"};
+            "empty-group", "non-minimal-varint", "version", "trailing-bytes", "task-out-of-range"};
 
         private final SplittableRandom random;
         private final List<List<Group>> sections = List.of(new ArrayList<>(), new ArrayList<>());
-        private byte version = 1;
+        private byte version = 2;
         private int paddedVarint = -1;
         private byte[] trailing = new byte[0];
+        private final SendStamp stamp;
+        private long taskExcess;
 
-        LayoutWriter(VectorClock clock, SplittableRandom random) {
+        LayoutWriter(SendStamp stamp, SplittableRandom random) {
             this.random = random;
+            this.stamp = stamp;
+            VectorClock clock = stamp.clock();
             clock.offsets().forEach((c, n) -> {
                 List<Group> offsets = sections.get(0);
                 byte[] header = uuid(c.topicId());
                 if (offsets.isEmpty() || !Arrays.equals(offsets.get(offsets.size() - 1).header, header)) {
                     offsets.add(new Group(header, -1));
                 }
-                offsets.get(offsets.size() - 1).entries.add(new Entry(null, c.partition(), n));
+                offsets.get(offsets.size() - 1).entries.add(new Entry(null, -1, c.partition(), n));
             });
             clock.seqs().forEach((k, s) -> {
                 List<Group> seqs = sections.get(1);
@@ -385,7 +408,8 @@ class ClockCodecFuzzTests {
                 if (last == null || !Arrays.equals(last.header, header) || last.partition != k.channel().partition()) {
                     seqs.add(new Group(header, k.channel().partition()));
                 }
-                seqs.get(seqs.size() - 1).entries.add(new Entry(uuid(k.sender()), -1, s));
+                seqs.get(seqs.size() - 1).entries.add(new Entry(stage(k.sender()), k.sender().getLeastSignificantBits(),
+                        -1, s));
             });
         }
 
@@ -427,7 +451,8 @@ class ClockCodecFuzzTests {
                     List<Entry> entries = section.get(random.nextInt(section.size())).entries;
                     int i = random.nextInt(entries.size());
                     Entry e = entries.get(i);
-                    entries.add(i + 1, new Entry(e.sender, e.partition, random.nextBoolean() ? e.value : value(random)));
+                    entries.add(i + 1, new Entry(e.stage, e.task, e.partition,
+                            random.nextBoolean() ? e.value : value(random)));
                 }
                 case "empty-group" -> {
                     boolean offsets = random.nextBoolean();
@@ -435,7 +460,13 @@ class ClockCodecFuzzTests {
                     target.add(random.nextInt(target.size() + 1), new Group(uuid(id(random)), offsets ? -1 : partition(random)));
                 }
                 case "non-minimal-varint" -> paddedVarint = random.nextInt(1_000);
-                case "version" -> version = (byte) random.nextInt(2, 256);
+                case "version" -> version = (byte) (ClockCodec.VERSION + random.nextInt(1, 256));
+                case "task-out-of-range" -> {
+                    if (stamp.sender() == null) {
+                        return "none";
+                    }
+                    taskExcess = random.nextLong(1L << 31, Long.MAX_VALUE - Integer.MAX_VALUE);
+                }
                 case "trailing-bytes" -> {
                     trailing = new byte[random.nextInt(1, 4)];
                     random.nextBytes(trailing);
@@ -452,6 +483,13 @@ class ClockCodecFuzzTests {
             List<Long> varints = new ArrayList<>();
             List<Integer> varintSlots = new ArrayList<>();
             out.add(new byte[] {version});
+            if (stamp.sender() == null) {
+                slot(out, varints, varintSlots, 0);
+            } else {
+                slot(out, varints, varintSlots, stamp.sender().getLeastSignificantBits() + 1 + taskExcess);
+                out.add(stage(stamp.sender()));
+                slot(out, varints, varintSlots, stamp.seq());
+            }
             for (List<Group> section : sections) {
                 slot(out, varints, varintSlots, section.size());
                 for (Group g : section) {
@@ -461,8 +499,9 @@ class ClockCodecFuzzTests {
                     }
                     slot(out, varints, varintSlots, g.entries.size());
                     for (Entry e : g.entries) {
-                        if (e.sender != null) {
-                            out.add(e.sender);
+                        if (e.stage != null) {
+                            out.add(e.stage);
+                            slot(out, varints, varintSlots, e.task);
                         } else {
                             slot(out, varints, varintSlots, e.partition);
                         }
@@ -510,6 +549,10 @@ class ClockCodecFuzzTests {
             return Arrays.copyOf(buf, n);
         }
 
+        private static byte[] stage(UUID sender) {
+            return Arrays.copyOf(uuid(sender), 8);
+        }
+
         private static byte[] uuid(UUID id) {
             byte[] b = new byte[16];
             for (int i = 0; i < 8; i++) {
@@ -531,29 +574,32 @@ class ClockCodecFuzzTests {
             }
         }
 
-        /** An offset entry (sender null) or a sequence entry (partition -1). */
-        private record Entry(byte[] sender, int partition, long value) {
+        /** An offset entry (stage null) or a sequence entry (partition -1): a sender is a stage id and a task. */
+        private record Entry(byte[] stage, long task, int partition, long value) {
         }
     }
 
     // Size formula (docs/wire-format.md), computed from the layout, not the encoder --------
 
-    static int sizeByFormula(VectorClock clock) {
+    static int sizeByFormula(SendStamp stamp) {
+        VectorClock clock = stamp.clock();
         Map<UUID, List<Map.Entry<Channel, Long>>> topics = new TreeMap<>();
         clock.offsets().entrySet().forEach(e -> topics.computeIfAbsent(e.getKey().topicId(), t -> new ArrayList<>()).add(e));
-        Map<Channel, List<Long>> channels = new TreeMap<>();
-        clock.seqs().forEach((k, s) -> channels.computeIfAbsent(k.channel(), c -> new ArrayList<>()).add(s));
+        Map<Channel, List<SeqKey>> channels = new TreeMap<>();
+        clock.seqs().forEach((k, s) -> channels.computeIfAbsent(k.channel(), c -> new ArrayList<>()).add(k));
         int size = 1 + varintLength(topics.size()) + varintLength(channels.size());
+        size += stamp.sender() == null ? 1
+                : varintLength(stamp.sender().getLeastSignificantBits() + 1) + 8 + varintLength(stamp.seq());
         for (List<Map.Entry<Channel, Long>> group : topics.values()) {
             size += 16 + varintLength(group.size());
             for (Map.Entry<Channel, Long> e : group) {
                 size += varintLength(e.getKey().partition()) + varintLength(e.getValue());
             }
         }
-        for (Map.Entry<Channel, List<Long>> group : channels.entrySet()) {
+        for (Map.Entry<Channel, List<SeqKey>> group : channels.entrySet()) {
             size += 16 + varintLength(group.getKey().partition()) + varintLength(group.getValue().size());
-            for (long s : group.getValue()) {
-                size += 16 + varintLength(s);
+            for (SeqKey k : group.getValue()) {
+                size += 8 + varintLength(k.sender().getLeastSignificantBits()) + varintLength(clock.seq(k));
             }
         }
         return size;

@@ -25,22 +25,22 @@ import org.junit.jupiter.api.Test;
 class ConsoleConsumerHeadersTests {
 
     private static final UUID ORDERS = UUID.fromString("5f1c2e8a-3b4d-4c6e-9f70-1a2b3c4d5e6f");
-    private static final UUID SENDER = UUID.fromString("11121314-1516-1718-191a-1b1c1d1e1f20");
+    private static final UUID SENDER = new UUID(0x1112131415161718L, 3);
 
     @Test
     void theConsoleFormatterPrintsDecodedClocksAndPlainHeaders() throws Exception {
         Headers headers = new RecordHeaders().add("traceparent", "00-abc-01".getBytes(StandardCharsets.UTF_8));
         CausalHeaders.write(headers, new SendStamp(new VectorClock().advanceTo(new Channel(ORDERS, 0), 41), SENDER, 7));
 
-        assertThat(print(headers)).isEqualTo("Offset:7\ttraceparent:00-abc-01,vc:offsets=[XxwuijtNTG6fcBorPE1ebw:0@41]"
-                + " seqs=[],vc-sender:11121314-1516-1718-191a-1b1c1d1e1f20,vc-seq:7\tpayment p1\n");
+        assertThat(print(headers)).isEqualTo("Offset:7\ttraceparent:00-abc-01,vc:sender=1112131415161718.3 seq=7"
+                + " offsets=[XxwuijtNTG6fcBorPE1ebw:0@41] seqs=[]\tpayment p1\n");
         assertThat(new Uuid(ORDERS.getMostSignificantBits(), ORDERS.getLeastSignificantBits()))
                 .hasToString("XxwuijtNTG6fcBorPE1ebw");
     }
 
     @Test
     void aCorruptClockPrintsAMarkerAndTheRecordStillPrints() throws Exception {
-        Headers headers = new RecordHeaders().add(CausalHeaders.CLOCK, new byte[] {0x01, 0x05});
+        Headers headers = new RecordHeaders().add(CausalHeaders.CLOCK, new byte[] {0x02, 0x00, 0x05});
 
         assertThat(print(headers))
                 .isEqualTo("Offset:7\tvc:<corrupt: Count 5 exceeds the 0 remaining bytes>\tpayment p1\n");

@@ -41,7 +41,7 @@ class HeldEntryEnvelopeHeadersTests {
         HeldEntry entry = new HeldEntry(plain.offset(), plain.clock(), plain.sender(), plain.seq(), plain.key(),
                 plain.value(), plain.timestamp(), hex("AABBCC"));
 
-        assertThat(HeldEntryEnvelope.encode(entry)).isEqualTo(hex(WITH_HEADERS_HEX)).hasSize(78 + 7);
+        assertThat(HeldEntryEnvelope.encode(entry)).isEqualTo(hex(WITH_HEADERS_HEX)).hasSize(79 + 7);
         ProtocolStoreTests.assertSameEntry(HeldEntryEnvelope.decode(hex(WITH_HEADERS_HEX)), entry);
     }
 
@@ -73,7 +73,7 @@ class HeldEntryEnvelopeHeadersTests {
     @Test
     void everyPrefixLongerThanTheLegacyFormIsCorrupt() {
         byte[] full = hex(WITH_HEADERS_HEX);
-        for (int length = 79; length < full.length; length++) {
+        for (int length = 80; length < full.length; length++) {
             byte[] prefix = Arrays.copyOf(full, length);
             assertThatThrownBy(() -> HeldEntryEnvelope.decode(prefix)).as("prefix of length %d", length)
                     .isInstanceOf(CorruptClockException.class);

@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 class ProtocolStoreDeferredEncodingTests {
 
     private static final Channel C = new Channel(new UUID(0x0102030405060708L, 0x090A0B0C0D0E0F10L), 3);
-    private static final UUID SENDER = new UUID(0x1112131415161718L, 0x191A1B1C1D1E1F20L);
+    private static final UUID SENDER = new UUID(0x1112131415161718L, 0x191A1B1CL);
 
     private final TestStateStore backing = new TestStateStore();
     private final ProtocolStore store = new ProtocolStore(backing);

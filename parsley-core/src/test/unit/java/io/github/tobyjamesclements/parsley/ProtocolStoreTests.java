@@ -1,7 +1,6 @@
 package io.github.tobyjamesclements.parsley;
 
 import static io.github.tobyjamesclements.parsley.ClockCodecTests.S1;
-import static io.github.tobyjamesclements.parsley.ClockCodecTests.S1_HEX;
 import static io.github.tobyjamesclements.parsley.ClockCodecTests.T1;
 import static io.github.tobyjamesclements.parsley.ClockCodecTests.hex;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -26,20 +25,22 @@ class ProtocolStoreTests {
     private static final UUID T2 = UUID.fromString("21222324-2526-2728-292a-2b2c2d2e2f30");
     private static final Channel C = new Channel(T1, 7);
     private static final String C_KEY = "01020304-0506-0708-090a-0b0c0d0e0f10:7";
+    /** S1 as the envelope stores a sender: both halves of its UUID form, 16 bytes. */
+    private static final String S1_HEX = "1112131415161718 0000000000000003";
 
     /**
      * protocol.md §10.3's golden entry: offset 1, timestamp 0x1122334455667788, tagged by S1 with
-     * seq 10, clock {T2:1 -> 5}, key 0A0B, value 0C; the clock is the 22-byte varint form
-     * {@code 01 01 <T2> 01 01 05 00} (0x16 bytes) instead of the reference's 37 fixed-width bytes.
+     * seq 10, clock {T2:1 -> 5}, key 0A0B, value 0C; the clock is the 23-byte untagged version-2 form
+     * {@code 02 00 01 <T2> 01 01 05 00} (0x17 bytes) instead of the reference's 37 fixed-width bytes.
      */
     static final String TAGGED_HEX = "0000000000000001 1122334455667788 01 " + S1_HEX + " 000000000000000A"
-            + " 00000016 01 01 2122232425262728 292A2B2C2D2E2F30 01 01 05 00"
+            + " 00000017 02 00 01 2122232425262728 292A2B2C2D2E2F30 01 01 05 00"
             + " 00000002 0A0B 00000001 0C";
 
     /** Untagged, empty clock, null key and value: zero sender, seq -1, lengths -1. */
     private static final String UNTAGGED_HEX = "0000000000000007 0000000000000000 00"
             + " 0000000000000000 0000000000000000 FFFFFFFFFFFFFFFF"
-            + " 00000003 01 00 00 FFFFFFFF FFFFFFFF";
+            + " 00000004 02 00 00 00 FFFFFFFF FFFFFFFF";
 
     // Held-record envelope -----------------------------------------------------------------
 
@@ -48,7 +49,7 @@ class ProtocolStoreTests {
         HeldEntry entry = new HeldEntry(1, new VectorClock().advanceTo(new Channel(T2, 1), 5), S1, 10,
                 hex("0A0B"), hex("0C"), 0x1122334455667788L);
 
-        assertThat(HeldEntryEnvelope.encode(entry)).isEqualTo(hex(TAGGED_HEX)).hasSize(78);
+        assertThat(HeldEntryEnvelope.encode(entry)).isEqualTo(hex(TAGGED_HEX)).hasSize(79);
         assertSameEntry(HeldEntryEnvelope.decode(hex(TAGGED_HEX)), entry);
     }
 
@@ -56,7 +57,7 @@ class ProtocolStoreTests {
     void untaggedEntryWithNullKeyAndValueMatchesTheGoldenEnvelope() {
         HeldEntry entry = new HeldEntry(7, new VectorClock(), null, -1, null, null, 0);
 
-        assertThat(HeldEntryEnvelope.encode(entry)).isEqualTo(hex(UNTAGGED_HEX)).hasSize(56);
+        assertThat(HeldEntryEnvelope.encode(entry)).isEqualTo(hex(UNTAGGED_HEX)).hasSize(57);
         HeldEntry decoded = HeldEntryEnvelope.decode(hex(UNTAGGED_HEX));
         assertSameEntry(decoded, entry);
         assertThat(decoded.tagged()).isFalse();
@@ -66,7 +67,7 @@ class ProtocolStoreTests {
     void emptyKeyAndValueStayDistinctFromNull() {
         HeldEntry entry = new HeldEntry(0, new VectorClock(), S1, 0, new byte[0], new byte[0], -5);
         String expected = "0000000000000000 FFFFFFFFFFFFFFFB 01 " + S1_HEX + " 0000000000000000"
-                + " 00000003 010000 00000000 00000000";
+                + " 00000004 02000000 00000000 00000000";
 
         assertThat(HeldEntryEnvelope.encode(entry)).isEqualTo(hex(expected));
         HeldEntry decoded = HeldEntryEnvelope.decode(hex(expected));
@@ -117,7 +118,7 @@ class ProtocolStoreTests {
         // after the value only a header block may follow (HeldEntryEnvelopeHeadersTests)
         assertThatThrownBy(() -> HeldEntryEnvelope.decode(hex(TAGGED_HEX + " 00")))
                 .isExactlyInstanceOf(CorruptClockException.class)
-                .hasMessage("Malformed held-record envelope: truncated at byte 78");
+                .hasMessage("Malformed held-record envelope: truncated at byte 79");
     }
 
     @Test
@@ -150,10 +151,10 @@ class ProtocolStoreTests {
 
     @Test
     void corruptClockInsideTheEnvelopeIsCorrupt() {
-        String badVersion = TAGGED_HEX.replace("00000016 01 01", "00000016 02 01");
+        String badVersion = TAGGED_HEX.replace("00000017 02 00", "00000017 01 00");
 
         assertThatThrownBy(() -> HeldEntryEnvelope.decode(hex(badVersion))).isExactlyInstanceOf(CorruptClockException.class)
-                .hasMessage("Unknown clock version 2; this build reads version 1");
+                .hasMessage("Unknown clock version 1; this build reads version 2");
     }
 
     @Test
@@ -231,7 +232,7 @@ class ProtocolStoreTests {
     @Test
     void markKeyAppendsTheSenderUuid() {
         assertThat(ProtocolStore.markKey(new SeqKey(C, S1)))
-                .isEqualTo("ds/" + C_KEY + "/11121314-1516-1718-191a-1b1c1d1e1f20");
+                .isEqualTo("ds/" + C_KEY + "/11121314-1516-1718-0000-000000000003");
     }
 
     @Test
@@ -400,12 +401,12 @@ class ProtocolStoreTests {
 
         store.putQueueMeta(C, 3, 9);
         store.putMark(new SeqKey(C, S1), new ProtocolStore.Mark(4, 77));
-        store.putChannelClock(C, ClockCodecTests.MIXED.clock().get());
+        store.putChannelClock(C, ClockCodecTests.MIXED_WIDE.clock().get());
         store.flush();
 
         assertThat(raw.get("q/" + C_KEY + "/m")).isEqualTo(hex("0000000000000003 0000000000000009"));
         assertThat(raw.get("ds/" + C_KEY + "/" + S1)).isEqualTo(hex("0000000000000004 000000000000004D"));
-        assertThat(raw.get("cc/" + C_KEY)).isEqualTo(ClockCodecTests.MIXED.bytes());
+        assertThat(raw.get("cc/" + C_KEY)).isEqualTo(ClockCodecTests.MIXED_WIDE.bytes());
     }
 
     @Test
