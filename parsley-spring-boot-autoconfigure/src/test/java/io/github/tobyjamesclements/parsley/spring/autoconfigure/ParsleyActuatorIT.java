@@ -129,7 +129,9 @@ class ParsleyActuatorIT {
                         Map<String, Object> holds = (Map<String, Object>) indicator.health().getDetails().get("holds");
                         assertThat(holds).containsEntry("count", 1).containsEntry("stalled", true)
                                 .containsEntry("diagnosis", "vc-hold-not-fetched");
-                        assertThat(indicator.health().getDetails()).containsEntry("state", "RUNNING");
+                        // DOWN for the stall, not for the client's state: a rebalance (the broker moves
+                        // partitions as other tests' topics come and go) reports UP without a stall
+                        assertThat(indicator.health().getDetails().get("state")).isIn("RUNNING", "REBALANCING");
                         orders.commitTransaction();
                     }
                     Awaitility.await().atMost(Duration.ofSeconds(60))
