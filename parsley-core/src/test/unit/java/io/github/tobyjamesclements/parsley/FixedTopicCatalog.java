@@ -14,6 +14,7 @@ import java.util.UUID;
  */
 final class FixedTopicCatalog implements TopicCatalog {
 
+    /** Answers everything but partition counts and {@link #brokerBacked()}, as the test wiring does. */
     private final LocalTopicCatalog names;
     private final Map<String, Integer> partitions = new HashMap<>();
     private final boolean brokerBacked;
@@ -56,11 +57,12 @@ final class FixedTopicCatalog implements TopicCatalog {
 
     @Override
     public void verifyUnchanged(Iterable<String> topics) {
+        names.verifyUnchanged(topics);
     }
 
     @Override
     public long logStart(String topic, int partition) {
-        return 0;
+        return names.logStart(topic, partition);
     }
 
     @Override
@@ -70,11 +72,11 @@ final class FixedTopicCatalog implements TopicCatalog {
 
     @Override
     public Optional<Map<Integer, Long>> endOffsets(UUID topicId) {
-        return Optional.of(Map.of());
+        return names.endOffsets(topicId);
     }
 
     @Override
     public LogStarts logStarts(Set<Channel> channels) {
-        return new LogStarts(Map.of(), Set.of());
+        return names.logStarts(channels);
     }
 }
