@@ -113,6 +113,14 @@ class ClockCodecTests {
             "02 04 " + S1_STAGE_HEX + " AC02  02 " + T1_HEX + " 02 07 2A",
             () -> new VectorClock().advanceTo(ch(T1, 7), 42), S1, 300);
 
+    /** The two-source worked example of docs/wire-format.md: a whole topic, dense, and one entry of another. */
+    static final Golden TWO_SOURCE = new Golden("a sender tag, a dense topic group and a sparse one",
+            "02 04 " + S1_STAGE_HEX + " AC02  04 " + T1_HEX + " 09 D461 CA61 E161 D561  "
+                    + "2122232425262728292A2B2C2D2E2F30 02 02 F02E",
+            () -> new VectorClock().advanceTo(ch(T1, 0), 12_500).advanceTo(ch(T1, 1), 12_490)
+                    .advanceTo(ch(T1, 2), 12_513).advanceTo(ch(T1, 3), 12_501)
+                    .advanceTo(ch(UUID.fromString("21222324-2526-2728-292a-2b2c2d2e2f30"), 2), 6_000), S1, 300);
+
     /** The second worked example of docs/wire-format.md: a sender tag, an offset claim and a sequence claim. */
     static final Golden MIXED = new Golden("a sender tag, one offset entry and one sequence entry",
             "02 04 " + S1_STAGE_HEX + " 0A  03 " + T1_HEX + " 02 07 2A  01 " + T1_HEX + " 08 01 " + S_NEG_HEX + " 09",
@@ -126,7 +134,7 @@ class ClockCodecTests {
             SEQ_MULTI_BYTE, MIXED_WIDE);
 
     static final List<Golden> GOLDENS = Stream.concat(UNTAGGED.stream(),
-            Stream.of(TAGGED_EMPTY, STAMPED, MIXED, TAGGED_LARGEST)).toList();
+            Stream.of(TAGGED_EMPTY, STAMPED, TWO_SOURCE, MIXED, TAGGED_LARGEST)).toList();
 
     private static final String TRUNCATED =
             "Clock truncated at byte \\d+; needed \\d+ more|Count \\d+ exceeds the \\d+ remaining bytes";
@@ -198,6 +206,12 @@ class ClockCodecTests {
     void singleSourceStampIsThirtyTwoBytes() {
         assertGolden(STAMPED);
         assertThat(STAMPED.bytes()).hasSize(32);
+    }
+
+    @Test
+    void twoSourceStampIsFiftyEightBytes() {
+        assertGolden(TWO_SOURCE);
+        assertThat(TWO_SOURCE.bytes()).hasSize(58);
     }
 
     @Test
