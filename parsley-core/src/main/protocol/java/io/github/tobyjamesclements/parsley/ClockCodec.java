@@ -13,13 +13,18 @@ import java.util.UUID;
  * <pre>
  * u8      version = 0x02
  * varint  tag: 0 = untagged, else the sender's task number + 1, then 8 B stage id, varint seq
- * varint  offsetTopicCount
- *   per topic (ascending signed UUID order): 16 B topic id, varint entryCount (&gt; 0),
- *     per entry (ascending partition): varint partition, varint offsetWatermark
- * varint  seqChannelCount
+ * varint  offsetTopicCount &lt;&lt; 1 | (1 when sequence claims follow)
+ *   per topic (ascending signed UUID order): 16 B topic id, varint entryCount &lt;&lt; 1 | dense (count &gt; 0),
+ *     dense (the partitions are exactly 0..entryCount-1): per partition, varint offsetWatermark
+ *     else, per entry (ascending partition): varint partition, varint offsetWatermark
+ * [varint seqChannelCount (&gt; 0), only when flagged above]
  *   per channel (ascending): 16 B topic id, varint partition, varint senderCount (&gt; 0),
  *     per sender (ascending: stage id signed, then task): 8 B stage id, varint task, varint seqWatermark
  * </pre>
+ *
+ * <p>The two flags save the bytes a typical stamp would otherwise spend on structure: a stamp with
+ * no sequence claims writes no sequence count, and a topic whose every partition up to the highest
+ * is claimed (a fan-in of a whole topic) writes no partition numbers.
  *
  * <p>Varints are unsigned LEB128 holding non-negative values (at most 63 bits; partitions and
  * task numbers at most 31). Decoding is strict, so that every stamp has exactly one encoding:
@@ -53,8 +58,10 @@ final class ClockCodec {
         } else {
             tag(out, sender, seq);
         }
-        writeOffsets(out, offsets);
-        writeSeqs(out, seqs);
+        writeOffsets(out, offsets, !seqs.isEmpty());
+        if (!seqs.isEmpty()) {
+            writeSeqs(out, seqs);
+        }
         return out.toByteArray();
     }
 
@@ -68,19 +75,23 @@ final class ClockCodec {
         out.varint(seq);
     }
 
-    private static void writeOffsets(ClockWriter out, NavigableMap<Channel, Long> offsets) {
-        int[] groupSizes = topicGroupSizes(offsets);
-        out.varint(groupSizes.length);
+    private static void writeOffsets(ClockWriter out, NavigableMap<Channel, Long> offsets, boolean seqsFollow) {
+        int[] groups = topicGroups(offsets);
+        out.varint(((long) groups.length << 1) | (seqsFollow ? 1 : 0));
         int group = -1;
         UUID topic = null;
+        boolean dense = false;
         for (Map.Entry<Channel, Long> e : offsets.entrySet()) {
             Channel c = e.getKey();
             if (!c.topicId().equals(topic)) {
                 topic = c.topicId();
+                dense = groups[++group] < 0;
                 out.uuid(topic);
-                out.varint(groupSizes[++group]);
+                out.varint(((long) Math.abs(groups[group]) << 1) | (dense ? 1 : 0));
             }
-            out.varint(c.partition());
+            if (!dense) {
+                out.varint(c.partition());
+            }
             out.varint(e.getValue());
         }
     }
@@ -143,43 +154,77 @@ final class ClockCodec {
             seq = in.varint();
         }
         VectorClock clock = new VectorClock();
-        readOffsets(in, clock);
-        readSeqs(in, clock);
+        if (readOffsets(in, clock)) {
+            readSeqs(in, clock);
+        }
         if (in.remaining() != 0) {
             throw new CorruptClockException(in.remaining() + " trailing bytes after clock");
         }
         return new SendStamp(clock, sender, seq);
     }
 
-    /** The offset section: topic groups in ascending id order, each non-empty and ascending by partition. */
-    private static void readOffsets(ClockReader in, VectorClock clock) {
-        long topics = in.count(17);
+    /**
+     * The offset section: topic groups in ascending id order, each non-empty and ascending by
+     * partition, in dense form exactly when its partitions are 0..n-1.
+     *
+     * @return whether a sequence section follows
+     */
+    private static boolean readOffsets(ClockReader in, VectorClock clock) {
+        long header = in.varint();
+        long topics = in.bounded(header >>> 1, 17);
         UUID previousTopic = null;
-        Channel previous = null;
         for (long t = 0; t < topics; t++) {
             UUID topic = in.uuid();
             if (previousTopic != null && previousTopic.compareTo(topic) >= 0) {
                 throw new CorruptClockException("Offset topic groups unsorted or duplicated; topic=" + topic);
             }
             previousTopic = topic;
-            long entries = in.count(2);
+            int at = in.position();
+            long group = in.varint();
+            boolean dense = (group & 1) == 1;
+            long entries = in.bounded(group >>> 1, dense ? 1 : 2);
             if (entries == 0) {
-                throw new CorruptClockException("Empty offset topic group at byte " + (in.position() - 1));
+                throw new CorruptClockException("Empty offset topic group at byte " + at);
             }
-            for (long i = 0; i < entries; i++) {
-                Channel c = new Channel(topic, in.partition());
-                if (previous != null && previous.compareTo(c) >= 0) {
-                    throw new CorruptClockException("Offset entries unsorted or duplicated at " + c);
-                }
-                clock.advanceTo(c, in.varint());
-                previous = c;
+            if (dense) {
+                readDense(in, clock, topic, entries);
+            } else {
+                readSparse(in, clock, topic, entries, at);
             }
+        }
+        return (header & 1) == 1;
+    }
+
+    private static void readDense(ClockReader in, VectorClock clock, UUID topic, long entries) {
+        // entries is bounded by the remaining bytes (one per dense entry), so it fits a partition
+        for (int p = 0; p < entries; p++) {
+            clock.advanceTo(new Channel(topic, p), in.varint());
+        }
+    }
+
+    private static void readSparse(ClockReader in, VectorClock clock, UUID topic, long entries, int at) {
+        Channel previous = null;
+        for (long i = 0; i < entries; i++) {
+            Channel c = new Channel(topic, in.partition());
+            if (previous != null && previous.compareTo(c) >= 0) {
+                throw new CorruptClockException("Offset entries unsorted or duplicated at " + c);
+            }
+            clock.advanceTo(c, in.varint());
+            previous = c;
+        }
+        if (previous.partition() == entries - 1) {
+            throw new CorruptClockException("Offset topic group of partitions 0.." + (entries - 1)
+                    + " not in dense form at byte " + at);
         }
     }
 
     /** The sequence section: channels in ascending order, each with a non-empty, ascending run of senders. */
     private static void readSeqs(ClockReader in, VectorClock clock) {
+        int at = in.position();
         long channels = in.count(18);
+        if (channels == 0) {
+            throw new CorruptClockException("Empty sequence section at byte " + at + "; the flag says one follows");
+        }
         SeqKey previousKey = null;
         Channel previousChannel = null;
         for (long ch = 0; ch < channels; ch++) {
@@ -203,9 +248,13 @@ final class ClockCodec {
         }
     }
 
-    /** The number of offset entries of each topic, in order: one pass, no sub-map views. */
-    private static int[] topicGroupSizes(NavigableMap<Channel, Long> offsets) {
+    /**
+     * The number of offset entries of each topic, in order, negated for a dense group (its
+     * partitions are exactly 0..n-1): one pass, no sub-map views.
+     */
+    private static int[] topicGroups(NavigableMap<Channel, Long> offsets) {
         int[] sizes = new int[offsets.size()];
+        boolean[] sparse = new boolean[offsets.size()];
         int n = 0;
         UUID last = null;
         for (Channel c : offsets.keySet()) {
@@ -213,9 +262,14 @@ final class ClockCodec {
                 n++;
                 last = c.topicId();
             }
+            sparse[n - 1] |= c.partition() != sizes[n - 1];
             sizes[n - 1]++;
         }
-        return n == sizes.length ? sizes : Arrays.copyOf(sizes, n);
+        int[] groups = new int[n];
+        for (int g = 0; g < n; g++) {
+            groups[g] = sparse[g] ? sizes[g] : -sizes[g];
+        }
+        return groups;
     }
 
     /** The number of senders of each sequence channel, in order. */

@@ -30,7 +30,11 @@ final class ClockReader {
 
     /** A count whose every element needs at least {@code minBytes}: bounds allocation by input size. */
     long count(int minBytes) {
-        long n = varint();
+        return bounded(varint(), minBytes);
+    }
+
+    /** Checks a count already read (for instance from a varint that also carries a flag) like {@link #count}. */
+    long bounded(long n, int minBytes) {
         if (n > remaining() / minBytes) {
             throw new CorruptClockException("Count " + n + " exceeds the " + remaining() + " remaining bytes");
         }

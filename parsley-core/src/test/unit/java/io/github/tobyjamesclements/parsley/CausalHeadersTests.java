@@ -96,7 +96,7 @@ class CausalHeadersTests {
 
     @Test
     void locationIsAppendedVerbatim() {
-        Headers headers = new RecordHeaders().add("vc", hex("02 00 00 00 00"));
+        Headers headers = new RecordHeaders().add("vc", hex("02 00 00 00"));
         String where = "topic=payments, partition=0, offset=9223372036854775807";
 
         assertThatThrownBy(() -> CausalHeaders.read(headers, where)).isExactlyInstanceOf(CorruptClockException.class)

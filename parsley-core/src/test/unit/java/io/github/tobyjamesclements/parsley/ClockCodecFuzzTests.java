@@ -379,13 +379,16 @@ class ClockCodecFuzzTests {
     static final class LayoutWriter {
 
         static final String[] BREAKS = {"none", "split-group", "swap-groups", "swap-entries", "duplicate-entry",
-            "empty-group", "non-minimal-varint", "version", "trailing-bytes", "task-out-of-range"};
+            "empty-group", "non-minimal-varint", "version", "trailing-bytes", "task-out-of-range", "sparse-when-dense",
+            "empty-seq-section"};
 
         private final SplittableRandom random;
         private final List<List<Group>> sections = List.of(new ArrayList<>(), new ArrayList<>());
         private byte version = 2;
         private int paddedVarint = -1;
         private byte[] trailing = new byte[0];
+        private boolean sparseWhenDense;
+        private boolean emptySeqSection;
         private final SendStamp stamp;
         private long taskExcess;
 
@@ -467,6 +470,18 @@ class ClockCodecFuzzTests {
                     }
                     taskExcess = random.nextLong(1L << 31, Long.MAX_VALUE - Integer.MAX_VALUE);
                 }
+                case "sparse-when-dense" -> {
+                    if (sections.get(0).stream().noneMatch(LayoutWriter::dense)) {
+                        return "none";
+                    }
+                    sparseWhenDense = true;
+                }
+                case "empty-seq-section" -> {
+                    if (!sections.get(1).isEmpty()) {
+                        return "none";
+                    }
+                    emptySeqSection = true;
+                }
                 case "trailing-bytes" -> {
                     trailing = new byte[random.nextInt(1, 4)];
                     random.nextBytes(trailing);
@@ -490,23 +505,30 @@ class ClockCodecFuzzTests {
                 out.add(stage(stamp.sender()));
                 slot(out, varints, varintSlots, stamp.seq());
             }
-            for (List<Group> section : sections) {
-                slot(out, varints, varintSlots, section.size());
-                for (Group g : section) {
-                    out.add(g.header);
-                    if (g.partition >= 0) {
-                        slot(out, varints, varintSlots, g.partition);
+            boolean seqsFollow = !sections.get(1).isEmpty() || emptySeqSection;
+            slot(out, varints, varintSlots, 2L * sections.get(0).size() + (seqsFollow ? 1 : 0));
+            for (Group g : sections.get(0)) {
+                out.add(g.header);
+                boolean dense = dense(g) && !sparseWhenDense;
+                slot(out, varints, varintSlots, 2L * g.entries.size() + (dense ? 1 : 0));
+                for (Entry e : g.entries) {
+                    if (!dense) {
+                        slot(out, varints, varintSlots, e.partition);
                     }
-                    slot(out, varints, varintSlots, g.entries.size());
-                    for (Entry e : g.entries) {
-                        if (e.stage != null) {
-                            out.add(e.stage);
-                            slot(out, varints, varintSlots, e.task);
-                        } else {
-                            slot(out, varints, varintSlots, e.partition);
-                        }
-                        slot(out, varints, varintSlots, e.value);
-                    }
+                    slot(out, varints, varintSlots, e.value);
+                }
+            }
+            if (seqsFollow) {
+                slot(out, varints, varintSlots, sections.get(1).size());
+            }
+            for (Group g : sections.get(1)) {
+                out.add(g.header);
+                slot(out, varints, varintSlots, g.partition);
+                slot(out, varints, varintSlots, g.entries.size());
+                for (Entry e : g.entries) {
+                    out.add(e.stage);
+                    slot(out, varints, varintSlots, e.task);
+                    slot(out, varints, varintSlots, e.value);
                 }
             }
             for (int i = 0; i < varints.size(); i++) {
@@ -522,6 +544,16 @@ class ClockCodecFuzzTests {
                 at += b.length;
             }
             return bytes;
+        }
+
+        /** An offset group whose partitions are exactly 0..n-1 in order, which the layout writes dense. */
+        private static boolean dense(Group g) {
+            for (int i = 0; i < g.entries.size(); i++) {
+                if (g.entries.get(i).partition != i) {
+                    return false;
+                }
+            }
+            return !g.entries.isEmpty();
         }
 
         private static void slot(List<byte[]> out, List<Long> varints, List<Integer> slots, long value) {
@@ -587,13 +619,14 @@ class ClockCodecFuzzTests {
         clock.offsets().entrySet().forEach(e -> topics.computeIfAbsent(e.getKey().topicId(), t -> new ArrayList<>()).add(e));
         Map<Channel, List<SeqKey>> channels = new TreeMap<>();
         clock.seqs().forEach((k, s) -> channels.computeIfAbsent(k.channel(), c -> new ArrayList<>()).add(k));
-        int size = 1 + varintLength(topics.size()) + varintLength(channels.size());
+        int size = 1 + varintLength(2L * topics.size() + 1) + (channels.isEmpty() ? 0 : varintLength(channels.size()));
         size += stamp.sender() == null ? 1
                 : varintLength(stamp.sender().getLeastSignificantBits() + 1) + 8 + varintLength(stamp.seq());
         for (List<Map.Entry<Channel, Long>> group : topics.values()) {
-            size += 16 + varintLength(group.size());
+            boolean dense = group.get(group.size() - 1).getKey().partition() == group.size() - 1;
+            size += 16 + varintLength(2L * group.size() + 1);
             for (Map.Entry<Channel, Long> e : group) {
-                size += varintLength(e.getKey().partition()) + varintLength(e.getValue());
+                size += (dense ? 0 : varintLength(e.getKey().partition())) + varintLength(e.getValue());
             }
         }
         for (Map.Entry<Channel, List<SeqKey>> group : channels.entrySet()) {

@@ -1,6 +1,7 @@
 package io.github.tobyjamesclements.parsley;
 
 import static io.github.tobyjamesclements.parsley.ClockCodecTests.ONE_OFFSET;
+import static io.github.tobyjamesclements.parsley.ClockCodecTests.hex;
 import static io.github.tobyjamesclements.parsley.ClockCodecTests.S1;
 import static io.github.tobyjamesclements.parsley.ClockCodecTests.S1_HEX;
 import static io.github.tobyjamesclements.parsley.ClockCodecTests.S1_STAGE_HEX;
@@ -32,7 +33,7 @@ class ClockCodecRejectionTests {
 
     @Test
     void truncationInsideAVarintNamesTheByte() {
-        assertRejected("02 00 01 " + T1_HEX + " 01 07 80", "Clock truncated at byte 22; needed 1 more");
+        assertRejected("02 00 02 " + T1_HEX + " 02 07 80", "Clock truncated at byte 22; needed 1 more");
     }
 
     // Version, tag and framing ----------------------------------------------------------------
@@ -52,7 +53,7 @@ class ClockCodecRejectionTests {
 
     @Test
     void trailingBytesAreRejected() {
-        assertRejected("02 00 00 00 00", "1 trailing bytes after clock");
+        assertRejected("02 00 00 00", "1 trailing bytes after clock");
         assertRejected(ONE_OFFSET.hex() + " FFFF", "2 trailing bytes after clock");
         assertRejected(STAMPED.hex() + " 00", "1 trailing bytes after clock");
     }
@@ -65,7 +66,7 @@ class ClockCodecRejectionTests {
 
     @Test
     void tagAboveTheLargestTaskIsRejected() {
-        assertRejected("02 8180808008 " + S1_STAGE_HEX + " 00 00 00", "Sender task 2147483648 out of range at byte 1");
+        assertRejected("02 8180808008 " + S1_STAGE_HEX + " 00 00", "Sender task 2147483648 out of range at byte 1");
     }
 
     @Test
@@ -105,27 +106,29 @@ class ClockCodecRejectionTests {
         assertRejected("02 00 8000 00", "Non-minimal varint at byte 3");
         assertRejected("02 00 808000 00", "Non-minimal varint at byte 4");
         assertRejected("02 00 FF00", "Non-minimal varint at byte 3");
-        assertRejected("02 00 01 " + T1_HEX + " 01 8700 2A 00", "Non-minimal varint at byte 21");
-        assertRejected("02 00 01 " + T1_HEX + " 01 07 AA00 00", "Non-minimal varint at byte 22");
-        assertRejected("02 00 00 8000", "Non-minimal varint at byte 4");
-        assertRejected("02 00 00 01 " + T1_HEX + " 07 01 " + S1_HEX + " 8900", "Non-minimal varint at byte 32");
-        assertRejected("02 00 00 01 " + T1_HEX + " 07 01 " + S1_STAGE_HEX + " 8300 00", "Non-minimal varint at byte 31");
+        assertRejected("02 00 02 " + T1_HEX + " 02 8700 2A", "Non-minimal varint at byte 21");
+        assertRejected("02 00 02 " + T1_HEX + " 02 07 AA00", "Non-minimal varint at byte 22");
+        assertRejected("02 00 02 " + T1_HEX + " 8300 00", "Non-minimal varint at byte 20");
+        assertRejected("02 00 02 " + T1_HEX + " 03 AA00", "Non-minimal varint at byte 21");
+        assertRejected("02 00 01 8000", "Non-minimal varint at byte 4");
+        assertRejected("02 00 01 01 " + T1_HEX + " 07 01 " + S1_HEX + " 8900", "Non-minimal varint at byte 32");
+        assertRejected("02 00 01 01 " + T1_HEX + " 07 01 " + S1_STAGE_HEX + " 8300 00", "Non-minimal varint at byte 31");
         assertRejected("02 04 " + S1_STAGE_HEX + " 8A00 00 00", "Non-minimal varint at byte 11");
     }
 
     @Test
     void varintOverSixtyThreeBitsIsRejected() {
         assertRejected("02 00 80808080808080808001 00", "Varint exceeds 63 bits at byte 11");
-        assertRejected("02 00 00 01 " + T1_HEX + " 07 01 " + S1_HEX + " FFFFFFFFFFFFFFFFFF01",
+        assertRejected("02 00 01 01 " + T1_HEX + " 07 01 " + S1_HEX + " FFFFFFFFFFFFFFFFFF01",
                 "Varint exceeds 63 bits at byte 40");
         assertRejected("02 04 " + S1_STAGE_HEX + " FFFFFFFFFFFFFFFFFF01 00 00", "Varint exceeds 63 bits at byte 19");
     }
 
     @Test
     void partitionAndTaskOverIntRangeAreRejected() {
-        assertRejected("02 00 01 " + T1_HEX + " 01 8080808008 00 00", "Partition 2147483648 out of range");
-        assertRejected("02 00 00 01 " + T1_HEX + " FFFFFFFF0F 01 " + S1_HEX + " 00", "Partition 4294967295 out of range");
-        assertRejected("02 00 00 01 " + T1_HEX + " 07 01 " + S1_STAGE_HEX + " 8080808008 00",
+        assertRejected("02 00 02 " + T1_HEX + " 02 8080808008 00", "Partition 2147483648 out of range");
+        assertRejected("02 00 01 01 " + T1_HEX + " FFFFFFFF0F 01 " + S1_HEX + " 00", "Partition 4294967295 out of range");
+        assertRejected("02 00 01 01 " + T1_HEX + " 07 01 " + S1_STAGE_HEX + " 8080808008 00",
                 "Sender task 2147483648 out of range at byte 30");
     }
 
@@ -133,71 +136,85 @@ class ClockCodecRejectionTests {
 
     @Test
     void unsortedTopicsAreRejected() {
-        assertRejected("02 00 02 " + T1_HEX + " 01 00 00  " + T_NEG_HEX + " 01 00 00  00",
+        assertRejected("02 00 04 " + T1_HEX + " 03 00  " + T_NEG_HEX + " 03 00",
                 "Offset topic groups unsorted or duplicated; topic=80000000-0000-0000-0000-000000000001");
     }
 
     @Test
     void unsignedTopicOrderIsRejected() {
         // Unsigned byte order would put T_ONE (0000…) first; Java's signed order puts T_NEG first.
-        assertRejected("02 00 02 " + T_ONE_HEX + " 01 00 00  " + T_NEG_HEX + " 01 00 00  00",
+        assertRejected("02 00 04 " + T_ONE_HEX + " 03 00  " + T_NEG_HEX + " 03 00",
                 "Offset topic groups unsorted or duplicated; topic=80000000-0000-0000-0000-000000000001");
     }
 
     @Test
     void duplicateTopicGroupIsRejectedEvenWithAscendingPartitions() {
-        assertRejected("02 00 02 " + T1_HEX + " 01 00 00  " + T1_HEX + " 01 01 00  00",
+        assertRejected("02 00 04 " + T1_HEX + " 03 00  " + T1_HEX + " 02 01 00",
                 "Offset topic groups unsorted or duplicated; topic=01020304-0506-0708-090a-0b0c0d0e0f10");
     }
 
     @Test
     void unsortedPartitionsAreRejected() {
-        assertRejected("02 00 01 " + T1_HEX + " 02 05 00 03 00 00", "Offset entries unsorted or duplicated at 01020304:3");
+        assertRejected("02 00 02 " + T1_HEX + " 04 05 00 03 00", "Offset entries unsorted or duplicated at 01020304:3");
     }
 
     @Test
     void duplicatePartitionsAreRejected() {
-        assertRejected("02 00 01 " + T1_HEX + " 02 05 00 05 01 00", "Offset entries unsorted or duplicated at 01020304:5");
+        assertRejected("02 00 02 " + T1_HEX + " 04 05 00 05 01", "Offset entries unsorted or duplicated at 01020304:5");
     }
 
     @Test
     void emptyTopicGroupIsRejected() {
-        assertRejected("02 00 01 " + T1_HEX + " 00 00", "Empty offset topic group at byte 19");
+        assertRejected("02 00 02 " + T1_HEX + " 00", "Empty offset topic group at byte 19");
+        assertRejected("02 00 02 " + T1_HEX + " 01", "Empty offset topic group at byte 19");
+    }
+
+    @Test
+    void aGroupOfPartitionsFromZeroUpMustBeDense() {
+        assertRejected("02 00 02 " + T1_HEX + " 04 00 05 01 06", "Offset topic group of partitions 0..1 not in dense form at byte 19");
+        assertRejected("02 00 02 " + T1_HEX + " 02 00 05", "Offset topic group of partitions 0..0 not in dense form at byte 19");
+        assertThat(ClockCodec.decode(hex("02 00 02 " + T1_HEX + " 04 01 05 02 06")).offsets()).hasSize(2);
+    }
+
+    @Test
+    void aFlaggedSequenceSectionMustNotBeEmpty() {
+        assertRejected("02 00 01 00", "Empty sequence section at byte 3; the flag says one follows");
+        assertRejected("02 00 01", "Clock truncated at byte 3; needed 1 more");
     }
 
     // Sequence section order ----------------------------------------------------------------
 
     @Test
     void emptySenderGroupIsRejected() {
-        assertRejected("02 00 00 02 " + T1_HEX + " 07 00  " + T1_HEX + " 08 01 " + S1_HEX + " 00",
+        assertRejected("02 00 01 02 " + T1_HEX + " 07 00  " + T1_HEX + " 08 01 " + S1_HEX + " 00",
                 "Empty sequence channel group at 01020304:7");
     }
 
     @Test
     void unsortedSequenceChannelsAreRejected() {
-        assertRejected("02 00 00 02 " + T1_HEX + " 08 01 " + S1_HEX + " 00  " + T1_HEX + " 07 01 " + S1_HEX + " 00",
+        assertRejected("02 00 01 02 " + T1_HEX + " 08 01 " + S1_HEX + " 00  " + T1_HEX + " 07 01 " + S1_HEX + " 00",
                 "Sequence channels unsorted or duplicated at 01020304:7");
-        assertRejected("02 00 00 02 " + T1_HEX + " 00 01 " + S1_HEX + " 00  " + T_NEG_HEX + " 00 01 " + S1_HEX + " 00",
+        assertRejected("02 00 01 02 " + T1_HEX + " 00 01 " + S1_HEX + " 00  " + T_NEG_HEX + " 00 01 " + S1_HEX + " 00",
                 "Sequence channels unsorted or duplicated at 80000000:0");
     }
 
     @Test
     void duplicateSequenceChannelsAreRejected() {
-        assertRejected("02 00 00 02 " + T1_HEX + " 07 01 " + S1_HEX + " 00  " + T1_HEX + " 07 01 " + S1_HEX + " 01",
+        assertRejected("02 00 01 02 " + T1_HEX + " 07 01 " + S1_HEX + " 00  " + T1_HEX + " 07 01 " + S1_HEX + " 01",
                 "Sequence channels unsorted or duplicated at 01020304:7");
     }
 
     @Test
     void unsortedSendersAreRejected() {
-        assertRejected("02 00 00 01 " + T1_HEX + " 07 02 " + S1_HEX + " 00 " + S_NEG_HEX + " 00",
+        assertRejected("02 00 01 01 " + T1_HEX + " 07 02 " + S1_HEX + " 00 " + S_NEG_HEX + " 00",
                 "Sequence entries unsorted or duplicated at 01020304:7/f0000000#0");
-        assertRejected("02 00 00 01 " + T1_HEX + " 07 02 " + S1_TASK_200_HEX + " 00 " + S1_HEX + " 00",
+        assertRejected("02 00 01 01 " + T1_HEX + " 07 02 " + S1_TASK_200_HEX + " 00 " + S1_HEX + " 00",
                 "Sequence entries unsorted or duplicated at 01020304:7/11121314#3");
     }
 
     @Test
     void duplicateSendersAreRejected() {
-        assertRejected("02 00 00 01 " + T1_HEX + " 07 02 " + S1_HEX + " 00 " + S1_HEX + " 01",
+        assertRejected("02 00 01 01 " + T1_HEX + " 07 02 " + S1_HEX + " 00 " + S1_HEX + " 01",
                 "Sequence entries unsorted or duplicated at 01020304:7/11121314#3");
     }
 
@@ -205,11 +222,12 @@ class ClockCodecRejectionTests {
 
     @Test
     void countsLargerThanTheRemainingBytesAreRejectedBeforeReading() {
-        assertRejected("02 00 05 00", "Count 5 exceeds the 1 remaining bytes");
-        assertRejected("02 00 01 " + T1_HEX + " 7F 00", "Count 127 exceeds the 1 remaining bytes");
-        assertRejected("02 00 FFFFFFFFFFFFFFFF7F", "Count 9223372036854775807 exceeds the 0 remaining bytes");
-        assertRejected("02 00 00 02 " + T1_HEX + " 07 01 " + S1_HEX + " 00", "Count 2 exceeds the 28 remaining bytes");
-        assertRejected("02 00 00 01 " + T1_HEX + " 07 05 " + S1_HEX + " 00", "Count 5 exceeds the 10 remaining bytes");
+        assertRejected("02 00 0A 00", "Count 5 exceeds the 1 remaining bytes");
+        assertRejected("02 00 02 " + T1_HEX + " FE01 00", "Count 127 exceeds the 1 remaining bytes");
+        assertRejected("02 00 02 " + T1_HEX + " 05 00", "Count 2 exceeds the 1 remaining bytes");
+        assertRejected("02 00 FFFFFFFFFFFFFFFF7F", "Count 4611686018427387903 exceeds the 0 remaining bytes");
+        assertRejected("02 00 01 02 " + T1_HEX + " 07 01 " + S1_HEX + " 00", "Count 2 exceeds the 28 remaining bytes");
+        assertRejected("02 00 01 01 " + T1_HEX + " 07 05 " + S1_HEX + " 00", "Count 5 exceeds the 10 remaining bytes");
     }
 
     private static void assertRejected(String hex, String message) {

@@ -44,30 +44,39 @@ class ClockCodecTests {
     static final UUID S1_TASK_200 = new UUID(0x1112131415161718L, 200);
     static final String S1_TASK_200_HEX = S1_STAGE_HEX + " C801";
 
-    static final Golden EMPTY = new Golden("empty", "02 00 00 00", VectorClock::new);
+    static final Golden EMPTY = new Golden("empty", "02 00 00", VectorClock::new);
 
     static final Golden ONE_OFFSET = new Golden("one offset entry",
-            "02 00 01 " + T1_HEX + " 01 07 2A 00",
+            "02 00 02 " + T1_HEX + " 02 07 2A",
             () -> new VectorClock().advanceTo(ch(T1, 7), 42));
 
     static final Golden PARTITIONS = new Golden("several partitions of one topic",
-            "02 00 01 " + T1_HEX + " 04  00 00  01 7F  05 8001  AC02 FF7F  00",
+            "02 00 02 " + T1_HEX + " 08  00 00  01 7F  05 8001  AC02 FF7F",
             () -> new VectorClock().advanceTo(ch(T1, 300), 16383).advanceTo(ch(T1, 0), 0)
                     .advanceTo(ch(T1, 5), 128).advanceTo(ch(T1, 1), 127));
 
     static final Golden TOPICS = new Golden("several topics in signed UUID order",
-            "02 00 04 " + T_NEG_HEX + " 01 00 01  " + T_LSB_NEG_HEX + " 01 02 03  " + T_ONE_HEX + " 01 00 FF7F  "
-                    + T1_HEX + " 01 07 808001  00",
+            "02 00 08 " + T_NEG_HEX + " 03 01  " + T_LSB_NEG_HEX + " 02 02 03  " + T_ONE_HEX + " 03 FF7F  "
+                    + T1_HEX + " 02 07 808001",
             () -> new VectorClock().advanceTo(ch(T1, 7), 16384).advanceTo(ch(T_ONE, 0), 16383)
                     .advanceTo(ch(T_LSB_NEG, 2), 3).advanceTo(ch(T_NEG, 0), 1));
 
     static final Golden MULTI_BYTE = new Golden("multi-byte varints up to the largest partition and offset",
-            "02 00 01 " + T1_HEX + " 05  7F 7F  8001 8001  FF7F FF7F  808001 808001  FFFFFFFF07 FFFFFFFFFFFFFFFF7F  00",
+            "02 00 02 " + T1_HEX + " 0A  7F 7F  8001 8001  FF7F FF7F  808001 808001  FFFFFFFF07 FFFFFFFFFFFFFFFF7F",
             () -> new VectorClock().advanceTo(ch(T1, 127), 127).advanceTo(ch(T1, 128), 128)
                     .advanceTo(ch(T1, 16383), 16383).advanceTo(ch(T1, 16384), 16384)
                     .advanceTo(ch(T1, Integer.MAX_VALUE), Long.MAX_VALUE));
 
-    static final Golden WIDE = new Golden("an entry count above 127", wideHex(), () -> {
+    static final Golden WIDE_SPARSE = new Golden("an entry count above 127, partitions 1 to 128", wideSparseHex(), () -> {
+        VectorClock c = new VectorClock();
+        for (int p = 128; p >= 1; p--) {
+            c.advanceTo(ch(T1, p), 0);
+        }
+        return c;
+    });
+
+    /** Partitions 0 to 127 of one topic: the dense form, offsets without partition numbers. */
+    static final Golden WIDE = new Golden("an entry count above 127, dense", wideHex(), () -> {
         VectorClock c = new VectorClock();
         for (int p = 127; p >= 0; p--) {
             c.advanceTo(ch(T1, p), 0);
@@ -76,7 +85,7 @@ class ClockCodecTests {
     });
 
     static final Golden SEQS = new Golden("sequence entries with several senders and channels",
-            "02 00 00 03  " + T_NEG_HEX + " 00 01 " + S1_HEX + " 05  "
+            "02 00 01 03  " + T_NEG_HEX + " 00 01 " + S1_HEX + " 05  "
                     + T1_HEX + " 07 03 " + S_NEG_HEX + " 00 " + S1_HEX + " 09 " + S1_TASK_200_HEX + " 01  "
                     + T1_HEX + " 08 01 " + S1_HEX + " 8001",
             () -> new VectorClock().advanceSeq(key(T1, 8, S1), 128).advanceSeq(key(T1, 7, S1), 9)
@@ -84,12 +93,12 @@ class ClockCodecTests {
                     .advanceSeq(key(T_NEG, 0, S1), 5));
 
     static final Golden SEQ_MULTI_BYTE = new Golden("a sequence entry with the largest partition, task and seq",
-            "02 00 00 01 " + T1_HEX + " FFFFFFFF07 01 " + S1_STAGE_HEX + " FFFFFFFF07 FFFFFFFFFFFFFFFF7F",
+            "02 00 01 01 " + T1_HEX + " FFFFFFFF07 01 " + S1_STAGE_HEX + " FFFFFFFF07 FFFFFFFFFFFFFFFF7F",
             () -> new VectorClock().advanceSeq(key(T1, Integer.MAX_VALUE, new UUID(0x1112131415161718L,
                     Integer.MAX_VALUE)), Long.MAX_VALUE));
 
     static final Golden MIXED_WIDE = new Golden("offset and sequence entries over several topics",
-            "02 00 02  " + T_NEG_HEX + " 01 00 AC02  " + T1_HEX + " 01 07 2A  "
+            "02 00 05  " + T_NEG_HEX + " 03 AC02  " + T1_HEX + " 02 07 2A  "
                     + "02  " + T_ONE_HEX + " 03 02 " + S_NEG_HEX + " 01 " + S1_HEX + " 02  "
                     + T1_HEX + " 00 01 " + S1_HEX + " 808001",
             () -> new VectorClock().advanceSeq(key(T1, 0, S1), 16384).advanceSeq(key(T_ONE, 3, S1), 2)
@@ -97,27 +106,35 @@ class ClockCodecTests {
 
     /** A stage emission with nothing to claim: sender S_NEG (task 0), seq 0. */
     static final Golden TAGGED_EMPTY = new Golden("a sender tag and an empty clock",
-            "02 01 F000000000000000 00  00 00", VectorClock::new, S_NEG, 0);
+            "02 01 F000000000000000 00  00", VectorClock::new, S_NEG, 0);
 
     /** The first worked example of docs/wire-format.md: a single-source copy's stamp. */
     static final Golden STAMPED = new Golden("a sender tag and one offset entry",
-            "02 04 " + S1_STAGE_HEX + " AC02  01 " + T1_HEX + " 01 07 2A  00",
+            "02 04 " + S1_STAGE_HEX + " AC02  02 " + T1_HEX + " 02 07 2A",
             () -> new VectorClock().advanceTo(ch(T1, 7), 42), S1, 300);
+
+    /** The two-source worked example of docs/wire-format.md: a whole topic, dense, and one entry of another. */
+    static final Golden TWO_SOURCE = new Golden("a sender tag, a dense topic group and a sparse one",
+            "02 04 " + S1_STAGE_HEX + " AC02  04 " + T1_HEX + " 09 D461 CA61 E161 D561  "
+                    + "2122232425262728292A2B2C2D2E2F30 02 02 F02E",
+            () -> new VectorClock().advanceTo(ch(T1, 0), 12_500).advanceTo(ch(T1, 1), 12_490)
+                    .advanceTo(ch(T1, 2), 12_513).advanceTo(ch(T1, 3), 12_501)
+                    .advanceTo(ch(UUID.fromString("21222324-2526-2728-292a-2b2c2d2e2f30"), 2), 6_000), S1, 300);
 
     /** The second worked example of docs/wire-format.md: a sender tag, an offset claim and a sequence claim. */
     static final Golden MIXED = new Golden("a sender tag, one offset entry and one sequence entry",
-            "02 04 " + S1_STAGE_HEX + " 0A  01 " + T1_HEX + " 01 07 2A  01 " + T1_HEX + " 08 01 " + S_NEG_HEX + " 09",
+            "02 04 " + S1_STAGE_HEX + " 0A  03 " + T1_HEX + " 02 07 2A  01 " + T1_HEX + " 08 01 " + S_NEG_HEX + " 09",
             () -> new VectorClock().advanceTo(ch(T1, 7), 42).advanceSeq(key(T1, 8, S_NEG), 9), S1, 10);
 
     static final Golden TAGGED_LARGEST = new Golden("the largest task number and sequence in a tag",
-            "02 8080808008 " + S1_STAGE_HEX + " FFFFFFFFFFFFFFFF7F  00 00", VectorClock::new,
+            "02 8080808008 " + S1_STAGE_HEX + " FFFFFFFFFFFFFFFF7F  00", VectorClock::new,
             new UUID(0x1112131415161718L, Integer.MAX_VALUE), Long.MAX_VALUE);
 
-    static final List<Golden> UNTAGGED = List.of(EMPTY, ONE_OFFSET, PARTITIONS, TOPICS, MULTI_BYTE, WIDE, SEQS,
+    static final List<Golden> UNTAGGED = List.of(EMPTY, ONE_OFFSET, PARTITIONS, TOPICS, MULTI_BYTE, WIDE, WIDE_SPARSE, SEQS,
             SEQ_MULTI_BYTE, MIXED_WIDE);
 
     static final List<Golden> GOLDENS = Stream.concat(UNTAGGED.stream(),
-            Stream.of(TAGGED_EMPTY, STAMPED, MIXED, TAGGED_LARGEST)).toList();
+            Stream.of(TAGGED_EMPTY, STAMPED, TWO_SOURCE, MIXED, TAGGED_LARGEST)).toList();
 
     private static final String TRUNCATED =
             "Clock truncated at byte \\d+; needed \\d+ more|Count \\d+ exceeds the \\d+ remaining bytes";
@@ -125,15 +142,15 @@ class ClockCodecTests {
     // Goldens ------------------------------------------------------------------------------
 
     @Test
-    void emptyClockIsVersionUntaggedAndTwoZeroCounts() {
+    void emptyClockIsVersionUntaggedAndAZeroSectionHeader() {
         assertGolden(EMPTY);
-        assertThat(EMPTY.bytes()).hasSize(4);
+        assertThat(EMPTY.bytes()).hasSize(3);
     }
 
     @Test
-    void oneOffsetEntryIsTwentyThreeBytes() {
+    void oneOffsetEntryIsTwentyTwoBytes() {
         assertGolden(ONE_OFFSET);
-        assertThat(ONE_OFFSET.bytes()).hasSize(23);
+        assertThat(ONE_OFFSET.bytes()).hasSize(22);
     }
 
     @Test
@@ -155,9 +172,11 @@ class ClockCodecTests {
     }
 
     @Test
-    void entryCountAbove127TakesTwoBytes() {
+    void entryCountAbove63TakesTwoBytesAndADenseGroupNoPartitions() {
         assertGolden(WIDE);
-        assertThat(WIDE.bytes()).hasSize(1 + 1 + 1 + 16 + 2 + 128 * 2 + 1);
+        assertThat(WIDE.bytes()).hasSize(1 + 1 + 1 + 16 + 2 + 128);
+        assertGolden(WIDE_SPARSE);
+        assertThat(WIDE_SPARSE.bytes()).hasSize(1 + 1 + 1 + 16 + 2 + 127 * 2 + 3);
     }
 
     @Test
@@ -178,15 +197,21 @@ class ClockCodecTests {
     }
 
     @Test
-    void taggedEmptyClockIsThirteenBytes() {
+    void taggedEmptyClockIsTwelveBytes() {
         assertGolden(TAGGED_EMPTY);
-        assertThat(TAGGED_EMPTY.bytes()).hasSize(13);
+        assertThat(TAGGED_EMPTY.bytes()).hasSize(12);
     }
 
     @Test
-    void singleSourceStampIsThirtyThreeBytes() {
+    void singleSourceStampIsThirtyTwoBytes() {
         assertGolden(STAMPED);
-        assertThat(STAMPED.bytes()).hasSize(33);
+        assertThat(STAMPED.bytes()).hasSize(32);
+    }
+
+    @Test
+    void twoSourceStampIsFiftyEightBytes() {
+        assertGolden(TWO_SOURCE);
+        assertThat(TWO_SOURCE.bytes()).hasSize(58);
     }
 
     @Test
@@ -231,12 +256,20 @@ class ClockCodecTests {
         return HexFormat.of().parseHex(hex.replaceAll("\\s", ""));
     }
 
-    private static String wideHex() {
-        StringBuilder sb = new StringBuilder("02 00 01 " + T1_HEX + " 8001");
-        for (int p = 0; p < 128; p++) {
-            sb.append(String.format(" %02X 00", p));
+    private static String wideSparseHex() {
+        StringBuilder sb = new StringBuilder("02 00 02 " + T1_HEX + " 8002");
+        for (int p = 1; p <= 128; p++) {
+            sb.append(p < 128 ? String.format(" %02X 00", p) : " 8001 00");
         }
-        return sb.append(" 00").toString();
+        return sb.toString();
+    }
+
+    private static String wideHex() {
+        StringBuilder sb = new StringBuilder("02 00 02 " + T1_HEX + " 8102");
+        for (int p = 0; p < 128; p++) {
+            sb.append(" 00");
+        }
+        return sb.toString();
     }
 
     private static void assertGolden(Golden golden) {
