@@ -40,7 +40,7 @@ final class ArrivalChecks {
      *
      * @param fedBefore whether this task fed a record of the channel since it started
      */
-    void retention(Channel channel, RecordMetadata md, String where, boolean fedBefore) {
+    void retention(Channel channel, RecordMetadata md, boolean fedBefore) {
         long received = node.receivedThrough(channel);
         if (!catalog.brokerBacked() || fedBefore || received < 0 || md.offset() <= received + 1) {
             return;
@@ -48,7 +48,7 @@ final class ArrivalChecks {
         long logStart = catalog.logStart(md.topic(), md.partition());
         if (logStart > received + 1) {
             throw new IllegalStateException("Retention deleted records this stage had not consumed; stage="
-                    + stage + ", " + where + ", lost offsets=[" + (received + 1) + ", " + (logStart - 1)
+                    + stage + ", " + where(md) + ", lost offsets=[" + (received + 1) + ", " + (logStart - 1)
                     + "]; causal order over them cannot be established: fix retention, then reset the application's"
                     + " state and offsets deliberately");
         }
@@ -70,5 +70,10 @@ final class ArrivalChecks {
                     + " counted by the records-unstamped-total metric (Micrometer: parsley.records.unstamped)",
                     md.topic(), CausalHeaders.CLOCK, stage, topics, md.partition(), md.offset());
         }
+    }
+
+    /** A consumed record's coordinates as error messages give them: {@code topic=…, partition=…, offset=…}. */
+    static String where(RecordMetadata md) {
+        return "topic=" + md.topic() + ", partition=" + md.partition() + ", offset=" + md.offset();
     }
 }

@@ -23,6 +23,8 @@ public final class CausalHeaders {
     /** The clock header: the record's dependency clock and, on stage emissions, its sender tag. */
     public static final String CLOCK = "vc";
 
+    private static final Read UNSTAMPED = new Read(null, null, -1);
+
     private CausalHeaders() {
     }
 
@@ -57,11 +59,16 @@ public final class CausalHeaders {
      */
     static Read read(Headers headers, String where) {
         try {
-            SendStamp stamp = stamp(headers);
-            return stamp == null ? new Read(null, null, -1) : new Read(stamp.clock(), stamp.sender(), stamp.seq());
+            return read(headers);
         } catch (CorruptClockException e) {
             throw new CorruptClockException(e.getMessage() + "; " + where);
         }
+    }
+
+    /** Reads the protocol header of a consumed record; the caller adds the record's location to any error. */
+    static Read read(Headers headers) {
+        SendStamp stamp = stamp(headers);
+        return stamp == null ? UNSTAMPED : new Read(stamp.clock(), stamp.sender(), stamp.seq());
     }
 
     /** Replaces the protocol header with a stage emission's stamp, sender tag included. */

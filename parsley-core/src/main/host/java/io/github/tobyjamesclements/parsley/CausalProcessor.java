@@ -1,10 +1,8 @@
 package io.github.tobyjamesclements.parsley;
 
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.processor.PunctuationType;
@@ -39,9 +37,9 @@ final class CausalProcessor implements Processor<byte[], byte[], byte[], byte[]>
     private Map<String, Channel> channelsByTopic;
     private Map<Channel, String> topicsByChannel;
     private PositionFeed positions;
-    private Map<Channel, Long> fedThrough;
+    /** One instance for every sweep: a lambda that captures {@code this} would be allocated per record. */
+    private final PositionFeed.Advance advance = (c, position) -> handle(node.positionAdvance(c, position), null, -1);
     /** The first offset fed per channel since init: a poison record's reset advice depends on it. */
-    private Map<Channel, Long> firstFed;
     private StampingDoor door;
     private LogicRunner logic;
     private StageMetrics metrics;
@@ -80,8 +78,6 @@ final class CausalProcessor implements Processor<byte[], byte[], byte[], byte[]>
         channelsByTopic = channels.byTopic;
         topicsByChannel = channels.topicsByChannel;
         positions = new PositionFeed(channels.byPartition, !catalog.brokerBacked());
-        fedThrough = new HashMap<>();
-        firstFed = new HashMap<>();
         replaysReported = 0;
         ordersAcrossChannels = channelsByTopic.size() > 1;
         createNode(channels, taskId);
@@ -147,16 +143,14 @@ final class CausalProcessor implements Processor<byte[], byte[], byte[], byte[]>
             throw new IllegalStateException("Record from unexpected source; stage=" + stage.name() + ", topic="
                     + md.topic() + ", partition=" + md.partition() + ", expected topics=" + channelsByTopic.keySet());
         }
-        String where = "topic=" + md.topic() + ", partition=" + md.partition() + ", offset=" + md.offset();
-        checkPositionsCaptured(md, where);
-        checkRetention(channel, md, where);
-        firstFed.putIfAbsent(channel, md.offset());
+        positions.requireCaptured(md, stage.name());
+        arrival.retention(channel, md, positions.fedBefore(channel));
         CausalHeaders.Read read;
         try {
-            read = CausalHeaders.read(record.headers(), where);
+            read = CausalHeaders.read(record.headers());
         } catch (CorruptClockException e) {
             // before the unstamped check: a clock that cannot be read is poison, not a missing stamp
-            unreadable(record, channel, md, e);
+            unreadable(record, channel, md, new CorruptClockException(e.getMessage() + "; " + ArrivalChecks.where(md)));
             return;
         }
         if (read.clock() == null && ordersAcrossChannels) {
@@ -165,7 +159,7 @@ final class CausalProcessor implements Processor<byte[], byte[], byte[], byte[]>
         byte[] headers = poison.keepsHeaders() ? HeaderBlock.encode(record.headers()) : null;
         InboundRecord inbound = new InboundRecord(channel, md.offset(), read.clock(), read.sender(), read.seq(),
                 record.key(), record.value(), record.timestamp(), headers);
-        fedThrough.merge(channel, md.offset(), Math::max);
+        positions.fed(channel, md.offset());
         tracing.read(channel, md.offset(), record.headers());
         handle(node.onRecord(inbound), channel, md.offset());
         tracing.fed(channel, md.offset());
@@ -181,25 +175,17 @@ final class CausalProcessor implements Processor<byte[], byte[], byte[], byte[]>
      */
     private void unreadable(Record<byte[], byte[]> record, Channel channel, RecordMetadata md,
             CorruptClockException e) {
+        positions.fed(channel, md.offset());
         if (!poison.keepsHeaders() || md.offset() > node.frontier(channel)) {
-            boolean first = firstFed.get(channel) == md.offset();
+            boolean first = positions.firstFed(channel) == md.offset();
             poison.unreadable(record, md.topic(), md.partition(), md.offset(), first, e);
         }
-        fedThrough.merge(channel, md.offset(), Math::max);
         sweepPositions();
         monitor.afterStep();
     }
 
     private void unstamped(RecordMetadata md) {
         arrival.unstamped(md);
-    }
-
-    private void checkPositionsCaptured(RecordMetadata md, String where) {
-        positions.requireCaptured(new TopicPartition(md.topic(), md.partition()), stage.name(), where);
-    }
-
-    private void checkRetention(Channel channel, RecordMetadata md, String where) {
-        arrival.retention(channel, md, where, fedThrough.containsKey(channel));
     }
 
     /**
@@ -224,7 +210,7 @@ final class CausalProcessor implements Processor<byte[], byte[], byte[], byte[]>
             } catch (LogicFailure f) {
                 scope.failed(f);
                 boolean held = !(d.channel().equals(arrived) && d.offset() == arrivedOffset);
-                poison.failed(d, topic, f, held, !held && firstFed.get(d.channel()) == d.offset());
+                poison.failed(d, topic, f, held, !held && positions.firstFed(d.channel()) == d.offset());
             } catch (RuntimeException | Error e) {
                 scope.failed(e);
                 throw e;
@@ -236,7 +222,7 @@ final class CausalProcessor implements Processor<byte[], byte[], byte[], byte[]>
 
     /** H2: report a captured position only once every record the polls returned below it was fed. */
     private void sweepPositions() {
-        positions.sweep(fedThrough, (channel, position) -> handle(node.positionAdvance(channel, position), null, -1));
+        positions.sweep(advance);
     }
 
     private void sweep() {

@@ -27,12 +27,20 @@ final class LogicFailure extends RuntimeException {
 
     /** Runs user code, wrapping what it throws (never an {@link Error}) as the failure of {@code what}. */
     static <T> T guard(String what, Supplier<T> code) {
+        return guard(what, "", code);
+    }
+
+    /**
+     * As {@link #guard(String, Supplier)}, for the failure of {@code what + subject}: the two are
+     * joined only when the code fails, because the guard runs for every record.
+     */
+    static <T> T guard(String what, String subject, Supplier<T> code) {
         try {
             return code.get();
         } catch (LogicFailure f) {
             throw f;
         } catch (RuntimeException e) {
-            throw new LogicFailure(what, e);
+            throw new LogicFailure(what + subject, e);
         }
     }
 }

@@ -23,7 +23,7 @@ final class LogicRunner {
     private final Channel tickChannel;
     private final KeyValueStore<Bytes, byte[]> foldStore;
 
-    /** A step not yet committed: its emissions, and the state to write (stateful logic only). */
+    /** A step not yet committed: its emissions, and the slot and state to write (stateful logic only, else null). */
     record Outcome(List<Emission> emissions, boolean stateful, Bytes slot, byte[] state) {
     }
 
@@ -49,11 +49,12 @@ final class LogicRunner {
         }
         Stage.Source source = sources.get(d.channel());
         Topic<?, ?> t = source.topic();
-        Object key = LogicFailure.guard("key codec of topic " + t.name(), () -> t.decodeKey(d.key()));
-        Object value = LogicFailure.guard("value codec of topic " + t.name(), () -> t.decodeValue(d.value()));
+        Object key = LogicFailure.guard("key codec of topic ", t.name(), () -> t.decodeKey(d.key()));
+        Object value = LogicFailure.guard("value codec of topic ", t.name(), () -> t.decodeValue(d.value()));
         Message<Object, Object> message = new Message<>(topic, d.channel().partition(), d.offset(), d.timestamp(),
                 key, value);
-        return run(source.logic(), source.stateful(), foldKey(d.key()), message, source.stateful() ? "fold" : "handler");
+        return source.stateful() ? run(source.logic(), true, foldKey(d.key()), message, "fold")
+                : run(source.logic(), false, null, message, "handler");
     }
 
     private Outcome run(Stage.Logic logic, boolean stateful, Bytes slot, Object input, String what) {

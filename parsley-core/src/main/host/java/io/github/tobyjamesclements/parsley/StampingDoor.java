@@ -2,9 +2,12 @@ package io.github.tobyjamesclements.parsley;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.UUID;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.utils.Utils;
 import org.apache.kafka.streams.processor.StreamPartitioner;
@@ -26,6 +29,11 @@ final class StampingDoor {
     private final TopicCatalog catalog;
     private final String tickTopic;
     private final Channel tickChannel;
+    /** Per sink topic: its processor node name and a channel per partition, built once, not per emission. */
+    private final Map<String, Sink> sinks = new HashMap<>();
+
+    private record Sink(String node, Channel[] channels) {
+    }
 
     StampingDoor(ProcessorContext<byte[], byte[]> context, CausalNode node, Stage stage, TopicCatalog catalog,
             String tickTopic, Channel tickChannel) {
@@ -56,8 +64,8 @@ final class StampingDoor {
                         + " stage=" + stage.name() + ", topic=" + topic + ", declared sinks=" + stage.sinks().keySet()
                         + "; declare the topic with into(...)"));
             }
-            byte[] key = LogicFailure.guard("key codec of sink " + topic, () -> e.target().encodeKey(e.key()));
-            byte[] value = LogicFailure.guard("value codec of sink " + topic, () -> e.target().encodeValue(e.value()));
+            byte[] key = LogicFailure.guard("key codec of sink ", topic, () -> e.target().encodeKey(e.key()));
+            byte[] value = LogicFailure.guard("value codec of sink ", topic, () -> e.target().encodeValue(e.value()));
             long ts = e.timestamp() == Emission.INHERIT_TIMESTAMP ? inheritedTimestamp : e.timestamp();
             out.add(new Outbound(topic, key, value, partition(key, catalog.partitions(topic)), ts));
         }
@@ -70,11 +78,12 @@ final class StampingDoor {
      */
     void send(List<Outbound> outbound, DeliveryObserver.Scope scope) {
         for (Outbound o : outbound) {
-            SendStamp stamp = node.prepareSend(new Channel(catalog.topicId(o.topic()), o.partition()));
+            Sink sink = sinks.computeIfAbsent(o.topic(), this::sink);
+            SendStamp stamp = node.prepareSend(sink.channels()[o.partition()]);
             RecordHeaders headers = new RecordHeaders();
             CausalHeaders.write(headers, stamp);
             scope.emitting(o.topic(), headers);
-            context.forward(new Record<>(o.key(), o.value(), o.timestamp(), headers), sinkName(stage.name(), o.topic()));
+            context.forward(new Record<>(o.key(), o.value(), o.timestamp(), headers), sink.node());
         }
     }
 
@@ -85,6 +94,15 @@ final class StampingDoor {
         CausalHeaders.write(headers, stamp);
         byte[] key = ByteBuffer.allocate(Integer.BYTES).putInt(tickChannel.partition()).array();
         context.forward(new Record<>(key, null, now, headers), sinkName(stage.name(), tickTopic));
+    }
+
+    private Sink sink(String topic) {
+        UUID id = catalog.topicId(topic);
+        Channel[] channels = new Channel[catalog.partitions(topic)];
+        for (int p = 0; p < channels.length; p++) {
+            channels[p] = new Channel(id, p);
+        }
+        return new Sink(sinkName(stage.name(), topic), channels);
     }
 
     static String sinkName(String stage, String topic) {
@@ -98,13 +116,17 @@ final class StampingDoor {
 
     /** The sink partitioner: recomputes the door's choice, and fails if the partition count changed. */
     static StreamPartitioner<byte[], byte[]> partitioner(String topic, int partitions) {
+        List<Optional<Set<Integer>>> answers = new ArrayList<>(partitions);
+        for (int p = 0; p < partitions; p++) {
+            answers.add(Optional.of(Set.of(p)));
+        }
         return (t, key, value, count) -> {
             if (count != partitions) {
                 throw new IllegalStateException("Partition count of a sink changed while running; topic=" + topic
                         + ", resolved=" + partitions + ", now=" + count
                         + "; causal stamps name partitions: restart the application after repartitioning");
             }
-            return Optional.of(Set.of(partition(key, partitions)));
+            return answers.get(partition(key, partitions));
         };
     }
 
