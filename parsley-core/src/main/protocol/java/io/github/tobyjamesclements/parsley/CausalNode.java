@@ -27,10 +27,11 @@ final class CausalNode {
     private final BrokerOffsets brokerOffsets;
     private final NodeSeams seams;
     private final NodeState state;
-    private final NodeSeams.Heads heads = new HeadsView();
+    private final NodeSeams.Heads heads = new NodeHeads(this);
     private final BiConsumer<Channel, VectorClock> fold;
     /** The cascade's reused collector: most calls deliver one record or none. */
     private final List<Delivery> delivered = new ArrayList<>();
+    private Channel[] order;
     private long replaysSkipped;
     private long seqNormalisations;
 
@@ -130,7 +131,7 @@ final class CausalNode {
         boolean changed;
         do {
             changed = false;
-            for (Channel c : config.consumed()) {
+            for (Channel c : order()) {
                 HeldEntry head;
                 while ((head = state.head(c)) != null && deliverable(c, head)) {
                     seams.deliver(c, heads, delivered);
@@ -146,7 +147,16 @@ final class CausalNode {
         return finish();
     }
 
-    private boolean deliverable(Channel c, HeldEntry entry) {
+    /** The consumed channels in cascade order, as an array: the cascade walks them at least twice per call. */
+    private Channel[] order() {
+        if (order == null) {
+            order = config.consumed().toArray(new Channel[0]);
+        }
+        return order;
+    }
+
+    /** The (seamed) gate's verdict on an entry of channel {@code c}, against the current state. */
+    boolean deliverable(Channel c, HeldEntry entry) {
         return seams.deliverable(c, entry,
                 Gate.deliverable(c, entry.clock(), config.consumed(), state.frontiers(), state.marks()));
     }
@@ -223,7 +233,11 @@ final class CausalNode {
     }
 
     int held() {
-        return config.consumed().stream().mapToInt(state::held).sum();
+        int n = 0;
+        for (Channel c : config.consumed()) {
+            n += state.held(c);
+        }
+        return n;
     }
 
     int held(Channel c) {
@@ -273,28 +287,5 @@ final class CausalNode {
         delivered.clear();
         state.flush();
         return out;
-    }
-
-    /** The node's heads as its delivery seam sees them. */
-    private final class HeadsView implements NodeSeams.Heads {
-        @Override
-        public HeldEntry head(Channel c) {
-            return state.head(c);
-        }
-
-        @Override
-        public HeldEntry behindHead(Channel c) {
-            return state.behindHead(c);
-        }
-
-        @Override
-        public boolean deliverable(Channel c, HeldEntry entry) {
-            return CausalNode.this.deliverable(c, entry);
-        }
-
-        @Override
-        public Delivery deliverHead(Channel c) {
-            return state.deliverHead(c);
-        }
     }
 }

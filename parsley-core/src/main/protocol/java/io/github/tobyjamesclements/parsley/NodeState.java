@@ -43,6 +43,7 @@ final class NodeState {
     private final Map<SeqKey, ProtocolStore.Mark> marksView;
     /** The entry held in this call whose clock is still the caller's (see {@link #holdBorrowing}). */
     private HeldEntry borrowed;
+    private final Map<Channel, SeqKey> lastMarkKeys = new HashMap<>();
     private Channel borrowedOn;
 
     /**
@@ -129,13 +130,23 @@ final class NodeState {
 
     /** Raises the delivered-sequence mark of {@code (c, sender)}; a lower or equal seq is a replay (§3.8). */
     void advanceMark(Channel c, UUID sender, long seq, long offset) {
-        SeqKey k = new SeqKey(c, sender);
+        SeqKey k = markKey(c, sender);
         ProtocolStore.Mark mark = marks.get(k);
         if (mark == null || seq > mark.seq()) {
             ProtocolStore.Mark next = new ProtocolStore.Mark(seq, offset);
             marks.put(k, next);
             store.putMark(k, next);
         }
+    }
+
+    /** The key of {@code (c, sender)}, reused while a channel's records come from one sender, as they mostly do. */
+    private SeqKey markKey(Channel c, UUID sender) {
+        SeqKey k = lastMarkKeys.get(c);
+        if (k == null || !k.sender().equals(sender)) {
+            k = new SeqKey(c, sender);
+            lastMarkKeys.put(c, k);
+        }
+        return k;
     }
 
     ProtocolStore.Mark mark(SeqKey k) {
