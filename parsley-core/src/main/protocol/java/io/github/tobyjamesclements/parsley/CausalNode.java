@@ -27,8 +27,11 @@ final class CausalNode {
     private final BrokerOffsets brokerOffsets;
     private final NodeSeams seams;
     private final NodeState state;
-    private final NodeSeams.Heads heads = new HeadsView();
+    private final NodeSeams.Heads heads = new NodeHeads(this);
     private final BiConsumer<Channel, VectorClock> fold;
+    /** The cascade's reused collector: most calls deliver one record or none. */
+    private final List<Delivery> delivered = new ArrayList<>();
+    private Channel[] order;
     private long replaysSkipped;
     private long seqNormalisations;
 
@@ -92,7 +95,7 @@ final class CausalNode {
                 // A replayed record is covered by the frontier: it counts for its sender's sequence
                 // claims, so a grown input's prefix can satisfy claims on it (protocol.md §3.8).
                 state.advanceMark(c, r.sender(), r.senderSeq(), r.offset());
-                return finish(cascade());
+                return cascadeAndFinish();
             }
             return List.of();
         }
@@ -102,9 +105,9 @@ final class CausalNode {
         if (r.clock() != null && !r.clock().isEmpty()) {
             seams.received(c, r.clock(), fold);
         }
-        state.hold(c, HeldEntry.of(r));
+        state.holdBorrowing(c, HeldEntry.borrowing(r));
         state.notePosition(c, r.offset() + 1);
-        return finish(cascade());
+        return cascadeAndFinish();
     }
 
     /** Reports that everything below {@code position} on {@code c} was fetched or skipped. */
@@ -118,21 +121,20 @@ final class CausalNode {
         state.notePosition(c, position);
         if (!queueHolds && position - 1 > state.frontier(c)) {
             state.advanceFrontier(c, position - 1);
-            return finish(cascade());
+            return cascadeAndFinish();
         }
-        return finish(List.of());
+        return finish();
     }
 
-    /** Runs the gate over every head until a full pass changes nothing (protocol.md §3.3). */
-    private List<Delivery> cascade() {
-        List<Delivery> out = new ArrayList<>();
+    /** Runs the gate over every head until a full pass changes nothing (protocol.md §3.3), then ends the call. */
+    private List<Delivery> cascadeAndFinish() {
         boolean changed;
         do {
             changed = false;
-            for (Channel c : config.consumed()) {
+            for (Channel c : order()) {
                 HeldEntry head;
                 while ((head = state.head(c)) != null && deliverable(c, head)) {
-                    seams.deliver(c, heads, out);
+                    seams.deliver(c, heads, delivered);
                     changed = true;
                 }
                 long skipped = head == null ? state.positionKnown(c) - 1 : seams.skipRunBelow(c, head.offset() - 1);
@@ -142,10 +144,19 @@ final class CausalNode {
                 }
             }
         } while (changed);
-        return out;
+        return finish();
     }
 
-    private boolean deliverable(Channel c, HeldEntry entry) {
+    /** The consumed channels in cascade order, as an array: the cascade walks them at least twice per call. */
+    private Channel[] order() {
+        if (order == null) {
+            order = config.consumed().toArray(new Channel[0]);
+        }
+        return order;
+    }
+
+    /** The (seamed) gate's verdict on an entry of channel {@code c}, against the current state. */
+    boolean deliverable(Channel c, HeldEntry entry) {
         return seams.deliverable(c, entry,
                 Gate.deliverable(c, entry.clock(), config.consumed(), state.frontiers(), state.marks()));
     }
@@ -270,31 +281,11 @@ final class CausalNode {
         }
     }
 
-    private List<Delivery> finish(List<Delivery> deliveries) {
+    /** Ends a call: hands out what the cascade delivered, in order, and flushes the call's writes. */
+    private List<Delivery> finish() {
+        List<Delivery> out = List.copyOf(delivered);
+        delivered.clear();
         state.flush();
-        return deliveries;
-    }
-
-    /** The node's heads as its delivery seam sees them. */
-    private final class HeadsView implements NodeSeams.Heads {
-        @Override
-        public HeldEntry head(Channel c) {
-            return state.head(c);
-        }
-
-        @Override
-        public HeldEntry behindHead(Channel c) {
-            return state.behindHead(c);
-        }
-
-        @Override
-        public boolean deliverable(Channel c, HeldEntry entry) {
-            return CausalNode.this.deliverable(c, entry);
-        }
-
-        @Override
-        public Delivery deliverHead(Channel c) {
-            return state.deliverHead(c);
-        }
+        return out;
     }
 }

@@ -19,13 +19,13 @@ final class Gate {
 
     static boolean deliverable(Channel own, VectorClock claims, Set<Channel> consumed, Map<Channel, Long> frontier,
             Map<SeqKey, ProtocolStore.Mark> marks) {
-        for (Map.Entry<Channel, Long> e : claims.offsets().entrySet()) {
+        for (Map.Entry<Channel, Long> e : claims.offsetClaims()) {
             Channel c = e.getKey();
             if (!c.equals(own) && consumed.contains(c) && frontier.getOrDefault(c, VectorClock.NOTHING) < e.getValue()) {
                 return false;
             }
         }
-        for (Map.Entry<SeqKey, Long> e : claims.seqs().entrySet()) {
+        for (Map.Entry<SeqKey, Long> e : claims.seqClaims()) {
             Channel c = e.getKey().channel();
             if (!c.equals(own) && consumed.contains(c)) {
                 ProtocolStore.Mark mark = marks.get(e.getKey());

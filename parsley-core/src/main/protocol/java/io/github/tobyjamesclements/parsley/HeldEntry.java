@@ -15,10 +15,25 @@ record HeldEntry(long offset, VectorClock clock, UUID sender, long seq, byte[] k
         this(offset, clock, sender, seq, key, value, timestamp, null);
     }
 
+    /** An entry with its own copy of the record's clock. */
     static HeldEntry of(InboundRecord r) {
         VectorClock clock = r.clock() == null ? new VectorClock() : VectorClock.copyOf(r.clock());
         return new HeldEntry(r.offset(), clock, r.sender(), r.senderSeq(), r.key(), r.value(), r.timestamp(),
                 r.headers());
+    }
+
+    /**
+     * An entry sharing the record's clock, valid while the caller does not change that clock: for
+     * the call that received the record, which copies it only if the entry outlives the call.
+     */
+    static HeldEntry borrowing(InboundRecord r) {
+        VectorClock clock = r.clock() == null ? new VectorClock() : r.clock();
+        return new HeldEntry(r.offset(), clock, r.sender(), r.senderSeq(), r.key(), r.value(), r.timestamp(),
+                r.headers());
+    }
+
+    HeldEntry withClock(VectorClock own) {
+        return new HeldEntry(offset, own, sender, seq, key, value, timestamp, headers);
     }
 
     boolean tagged() {

@@ -48,6 +48,12 @@ final class HoldQueue {
         return head;
     }
 
+    /** Swaps the last entry for an equal one, such as the same record with its own clock copy. */
+    void replaceTail(HeldEntry entry) {
+        entries.removeLast();
+        entries.addLast(entry);
+    }
+
     HeldEntry head() {
         return entries.peekFirst();
     }

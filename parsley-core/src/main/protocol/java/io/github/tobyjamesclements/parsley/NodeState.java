@@ -1,6 +1,7 @@
 package io.github.tobyjamesclements.parsley;
 
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -32,13 +33,18 @@ final class NodeState {
     private final VectorClock ownOutputs = new VectorClock();
     private final VectorClock sinkEnds = new VectorClock();
     private final Map<Channel, HoldQueue> queues;
-    private final Map<Channel, Long> positionKnown = new TreeMap<>();
+    /** Per channel, a one-slot holder: the position rises with every record and is not re-boxed. */
+    private final Map<Channel, long[]> positionKnown = new HashMap<>();
     private final Map<Channel, Long> sendSeq;
     private final Map<Channel, Long> baselineSeq;
     private final Map<SeqKey, ProtocolStore.Mark> marks;
     private final Map<Channel, Long> resumePositions = new TreeMap<>();
     private final Map<Channel, Long> frontierView;
     private final Map<SeqKey, ProtocolStore.Mark> marksView;
+    /** The entry held in this call whose clock is still the caller's (see {@link #holdBorrowing}). */
+    private HeldEntry borrowed;
+    private final Map<Channel, SeqKey> lastMarkKeys = new HashMap<>();
+    private Channel borrowedOn;
 
     /**
      * Restores everything the store holds (protocol.md §7.1 steps 3-4); {@code baselineSeq} is the
@@ -80,6 +86,7 @@ final class NodeState {
 
     /** Writes this call's changes to the store; the host commits them with its step. */
     void flush() {
+        keepBorrowed();
         store.flush();
     }
 
@@ -107,23 +114,39 @@ final class NodeState {
 
     /** Remembers the highest consumer position learned on a channel (memory only, §3.5). */
     void notePosition(Channel c, long position) {
-        positionKnown.merge(c, position, Math::max);
+        long[] known = positionKnown.get(c);
+        if (known == null) {
+            positionKnown.put(c, new long[] {position});
+        } else if (position > known[0]) {
+            known[0] = position;
+        }
     }
 
     /** The highest consumer position learned on a channel, or 0 when none is. */
     long positionKnown(Channel c) {
-        return positionKnown.getOrDefault(c, 0L);
+        long[] known = positionKnown.get(c);
+        return known == null ? 0L : known[0];
     }
 
     /** Raises the delivered-sequence mark of {@code (c, sender)}; a lower or equal seq is a replay (§3.8). */
     void advanceMark(Channel c, UUID sender, long seq, long offset) {
-        SeqKey k = new SeqKey(c, sender);
+        SeqKey k = markKey(c, sender);
         ProtocolStore.Mark mark = marks.get(k);
         if (mark == null || seq > mark.seq()) {
             ProtocolStore.Mark next = new ProtocolStore.Mark(seq, offset);
             marks.put(k, next);
             store.putMark(k, next);
         }
+    }
+
+    /** The key of {@code (c, sender)}, reused while a channel's records come from one sender, as they mostly do. */
+    private SeqKey markKey(Channel c, UUID sender) {
+        SeqKey k = lastMarkKeys.get(c);
+        if (k == null || !k.sender().equals(sender)) {
+            k = new SeqKey(c, sender);
+            lastMarkKeys.put(c, k);
+        }
+        return k;
     }
 
     ProtocolStore.Mark mark(SeqKey k) {
@@ -140,9 +163,11 @@ final class NodeState {
         return marksView;
     }
 
-    /** Read-only known positions, for hold diagnostics. */
+    /** A copy of the known positions, for hold diagnostics. */
     Map<Channel, Long> positionsKnown() {
-        return Collections.unmodifiableMap(positionKnown);
+        Map<Channel, Long> out = new TreeMap<>();
+        positionKnown.forEach((c, known) -> out.put(c, known[0]));
+        return out;
     }
 
     // Hold queues -------------------------------------------------------------------------
@@ -150,6 +175,26 @@ final class NodeState {
     /** Appends a received record to its channel's queue, in memory and store. */
     void hold(Channel c, HeldEntry e) {
         queues.get(c).enqueue(e, store);
+    }
+
+    /**
+     * Holds an entry that shares the caller's record clock until this call's {@link #flush}, which
+     * gives it its own copy if it is still queued then: the caller may change the clock once the
+     * call returns, and most records, delivered in the call that received them, never need a copy.
+     */
+    void holdBorrowing(Channel c, HeldEntry e) {
+        hold(c, e);
+        borrowedOn = c;
+        borrowed = e;
+    }
+
+    private void keepBorrowed() {
+        HoldQueue q = borrowed == null ? null : queues.get(borrowedOn);
+        if (q != null && q.tail() == borrowed) {
+            q.replaceTail(borrowed.withClock(VectorClock.copyOf(borrowed.clock())));
+        }
+        borrowed = null;
+        borrowedOn = null;
     }
 
     /** Pops a channel's head, advances its frontier and the sender's mark, and returns its delivery (§3.2 rule 6). */
@@ -199,11 +244,15 @@ final class NodeState {
 
     // Clocks ------------------------------------------------------------------------------
 
-    /** Folds a received clock into the channel's advertised clock (§3.7). */
+    /**
+     * Folds a received clock into the channel's advertised clock (§3.7), persisting it only when a
+     * claim rose: the stored clock always equals the one in memory, so an unchanged one is written.
+     */
     void foldChannelClock(Channel c, VectorClock clock) {
         VectorClock cc = channelClocks.get(c);
-        cc.mergeMax(clock);
-        store.putChannelClock(c, cc);
+        if (cc.raiseTo(clock)) {
+            store.putChannelClock(c, cc);
+        }
     }
 
     /** Adds claims to carried ancestry (§7.2) and persists it, even when nothing changed. */

@@ -1,11 +1,7 @@
 package io.github.tobyjamesclements.parsley;
 
 import java.nio.ByteBuffer;
-import java.util.HashMap;
-import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Set;
 import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -17,8 +13,9 @@ import java.util.function.BiConsumer;
  * writes over a {@link StateStore}.
  *
  * <p>Writes are buffered and reach the store at {@link #flush()}, which the node calls at the end
- * of every host call, so a key changed several times in one call is written once, and a held
- * entry that was enqueued and delivered within the same call is never encoded nor written.
+ * of every host call, so a key changed several times in one call is written once, a clock is
+ * encoded once per call, at flush, and a held entry that was enqueued and delivered within the
+ * same call is never encoded nor written ({@link StoreWrites}).
  *
  * <p>The queue index of a channel is written only when the queue is, or was last persisted,
  * non-empty. An empty queue's persisted indices may lag its in-memory ones: both name an empty
@@ -29,61 +26,23 @@ final class ProtocolStore {
 
     static final String SCOPE = "scope";
     static final String CARRIED = "ca";
-    private static final byte[] DELETE = new byte[0];
 
     private final StateStore store;
     private final StoreKeys keys = new StoreKeys();
-    private final Map<String, byte[]> pending = new LinkedHashMap<>();
-    /**
-     * Entries put in this call, neither keyed nor encoded yet: deleting one within the call drops
-     * it unwritten, and most entries (delivered in the call that received them) end that way.
-     */
-    private final Map<EntryRef, HeldEntry> fresh = new LinkedHashMap<>();
-    /** Queue indices set in this call, written at flush unless the queue stays empty. */
-    private final Map<Channel, long[]> pendingMeta = new HashMap<>();
-    /** Channels whose persisted queue index names a non-empty range. */
-    private final Set<Channel> persistedNonEmpty = new HashSet<>();
+    private final StoreWrites writes;
 
     ProtocolStore(StateStore store) {
         this.store = store;
+        this.writes = new StoreWrites(store);
     }
 
     void flush() {
-        pendingMeta.forEach((c, m) -> {
-            boolean empty = m[0] == m[1];
-            if (!empty || persistedNonEmpty.remove(c)) {
-                pending.put(keys.queueMeta(c), ByteBuffer.allocate(16).putLong(m[0]).putLong(m[1]).array());
-            }
-            if (!empty) {
-                persistedNonEmpty.add(c);
-            }
-        });
-        pendingMeta.clear();
-        pending.forEach((k, v) -> {
-            if (v == DELETE) {
-                store.delete(k);
-            } else {
-                store.put(k, v);
-            }
-        });
-        fresh.forEach((ref, e) -> store.put(keys.entry(ref.channel(), ref.index()), HeldEntryEnvelope.encode(e)));
-        pending.clear();
-        fresh.clear();
+        writes.flush(keys);
     }
 
     /** Drops unflushed writes: the step that made them is being abandoned. */
     void discard() {
-        pending.clear();
-        fresh.clear();
-        pendingMeta.clear();
-    }
-
-    private void put(String key, byte[] value) {
-        pending.put(key, value);
-    }
-
-    private void delete(String key) {
-        pending.put(key, DELETE);
+        writes.discard();
     }
 
     // Keys --------------------------------------------------------------------------------
@@ -132,47 +91,46 @@ final class ProtocolStore {
     // Writes ------------------------------------------------------------------------------
 
     void putFrontier(Channel c, long frontier) {
-        put(keys.frontier(c), ByteBuffer.allocate(8).putLong(frontier).array());
+        writes.put(keys.frontier(c), StoreWrites.longs(frontier), true);
     }
 
     void putChannelClock(Channel c, VectorClock clock) {
-        put(keys.channelClock(c), ClockCodec.encode(clock));
+        writes.putClock(keys.channelClock(c), clock, true);
     }
 
     void putCarried(VectorClock clock) {
-        put(CARRIED, ClockCodec.encode(clock));
+        writes.putClock(CARRIED, clock, true);
     }
 
     void putQueueMeta(Channel c, long head, long tail) {
-        pendingMeta.put(c, new long[] {head, tail});
+        writes.putQueueMeta(c, head, tail);
     }
 
     void putEntry(Channel c, long index, HeldEntry e) {
-        fresh.put(new EntryRef(c, index), e);
+        writes.putEntry(c, index, e, keys);
     }
 
     void deleteEntry(Channel c, long index) {
-        if (fresh.remove(new EntryRef(c, index)) == null) {
-            delete(keys.entry(c, index));
+        if (!writes.dropFresh(c, index)) {
+            writes.delete(keys.entry(c, index), false);
         }
     }
 
     void putSendSeq(Channel c, long seq) {
-        put(keys.sendSeq(c), ByteBuffer.allocate(8).putLong(seq).array());
+        writes.put(keys.sendSeq(c), StoreWrites.longs(seq), true);
     }
 
     void putMark(SeqKey k, Mark mark) {
-        put(keys.mark(k), ByteBuffer.allocate(16).putLong(mark.seq()).putLong(mark.offset()).array());
+        writes.put(keys.mark(k), StoreWrites.longs(mark.seq(), mark.offset()), true);
     }
 
     /** Removes every key of a channel no longer consumed (protocol.md §7.2 step 2). */
     void deleteInput(Channel c, Iterable<SeqKey> marks) {
-        delete(frontierKey(c));
-        delete(channelClockKey(c));
-        delete(queueMetaKey(c));
-        pendingMeta.remove(c);
-        persistedNonEmpty.remove(c);
-        marks.forEach(k -> delete(markKey(k)));
+        writes.delete(keys.frontier(c), true);
+        writes.delete(keys.channelClock(c), true);
+        writes.delete(keys.queueMeta(c), true);
+        writes.forgetQueue(c);
+        marks.forEach(k -> writes.delete(keys.mark(k), true));
     }
 
     void putScope(SortedSet<Channel> consumed, SortedSet<UUID> sinks) {
@@ -182,7 +140,7 @@ final class ProtocolStore {
                 .putLong(c.topicId().getLeastSignificantBits()).putInt(c.partition()));
         b.putInt(sinks.size());
         sinks.forEach(t -> b.putLong(t.getMostSignificantBits()).putLong(t.getLeastSignificantBits()));
-        put(SCOPE, b.array());
+        writes.put(SCOPE, b.array(), true);
     }
 
     // Reads (init only) -------------------------------------------------------------------
@@ -254,7 +212,7 @@ final class ProtocolStore {
                 long[] m = {b.getLong(), b.getLong()};
                 metas.put(c, m);
                 if (m[0] != m[1]) {
-                    persistedNonEmpty.add(c);
+                    writes.restoredNonEmpty(c);
                 }
             } else {
                 long index = Long.parseUnsignedLong(tail.substring(2), 16);
@@ -280,10 +238,6 @@ final class ProtocolStore {
 
     /** The highest delivered sequence from one sender on one channel, and where it was delivered. */
     record Mark(long seq, long offset) {
-    }
-
-    /** A hold-queue entry not yet written: its channel and index. */
-    private record EntryRef(Channel channel, long index) {
     }
 
     /** The declaration the state was written under. */

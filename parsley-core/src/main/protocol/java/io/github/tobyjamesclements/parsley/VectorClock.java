@@ -41,7 +41,10 @@ final class VectorClock {
         if (offset < 0) {
             throw new IllegalArgumentException("Offset claim must be >= 0; channel=" + channel + ", offset=" + offset);
         }
-        offsets.merge(channel, offset, Math::max);
+        Long current = offsets.get(channel);
+        if (current == null || current < offset) {
+            offsets.put(channel, offset);
+        }
         return this;
     }
 
@@ -50,24 +53,52 @@ final class VectorClock {
         if (seq < 0) {
             throw new IllegalArgumentException("Sequence claim must be >= 0; key=" + key + ", seq=" + seq);
         }
-        seqs.merge(key, seq, Math::max);
+        Long current = seqs.get(key);
+        if (current == null || current < seq) {
+            seqs.put(key, seq);
+        }
         return this;
     }
 
     /** Pointwise max over both kinds of claim. */
     VectorClock mergeMax(VectorClock other) {
-        if (other == this) {
-            return this;
-        }
-        other.offsets.forEach((c, n) -> offsets.merge(c, n, Math::max));
-        other.seqs.forEach((k, s) -> seqs.merge(k, s, Math::max));
+        raiseTo(other);
         return this;
+    }
+
+    /**
+     * Pointwise max over both kinds of claim.
+     *
+     * @return whether any claim rose, so a caller can skip persisting an unchanged clock
+     */
+    boolean raiseTo(VectorClock other) {
+        if (other == this) {
+            return false;
+        }
+        boolean offsetsRose = raise(offsets, other.offsets);
+        return raise(seqs, other.seqs) || offsetsRose;
     }
 
     /** Merges only the offset claims of {@code other}. */
     VectorClock mergeOffsets(VectorClock other) {
-        other.offsets.forEach((c, n) -> offsets.merge(c, n, Math::max));
+        raise(offsets, other.offsets);
         return this;
+    }
+
+    /**
+     * Raises {@code into} to {@code from} pointwise. Claims are shared, not re-boxed: a merge that
+     * raises nothing allocates nothing, which matters because a node merges every received clock.
+     */
+    private static <K> boolean raise(TreeMap<K, Long> into, TreeMap<K, Long> from) {
+        boolean rose = false;
+        for (Map.Entry<K, Long> e : from.entrySet()) {
+            Long current = into.get(e.getKey());
+            if (current == null || current < e.getValue()) {
+                into.put(e.getKey(), e.getValue());
+                rose = true;
+            }
+        }
+        return rose;
     }
 
     /**
@@ -117,6 +148,19 @@ final class VectorClock {
     long seq(SeqKey key) {
         Long s = seqs.get(key);
         return s == null ? NOTHING : s;
+    }
+
+    /**
+     * The offset claims themselves, unwrapped, for the gate, which runs per head and pass and
+     * must not pay for views. Callers only read.
+     */
+    Iterable<Map.Entry<Channel, Long>> offsetClaims() {
+        return offsets.entrySet();
+    }
+
+    /** The sequence claims themselves, unwrapped, for the gate; callers only read. */
+    Iterable<Map.Entry<SeqKey, Long>> seqClaims() {
+        return seqs.entrySet();
     }
 
     /** Read-only view of the offset claims, in channel order. */

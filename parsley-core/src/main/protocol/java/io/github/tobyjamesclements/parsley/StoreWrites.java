@@ -1,0 +1,237 @@
+package io.github.tobyjamesclements.parsley;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The write buffer of a {@link ProtocolStore}: what one host call changed, written at
+ * {@link #flush}. A key changed several times in one call is written once, with its last value,
+ * in the order its first change came; a clock is encoded at flush, once, however often it changed;
+ * a held entry enqueued and deleted within the call is never encoded nor written.
+ *
+ * <p>Its bookkeeping lives in objects kept from call to call (one per key, one per queue), so a
+ * record delivered in the call that received it allocates nothing here beyond the bytes of the
+ * values that reach the store. Not thread-safe, like the node that owns it.
+ */
+final class StoreWrites {
+
+    private static final byte[] DELETE = new byte[0];
+
+    private final StateStore store;
+    private final Map<String, Write> writes = new HashMap<>();
+    private final List<Write> pending = new ArrayList<>();
+    private final Map<Channel, Queue> queues = new HashMap<>();
+    private final List<Queue> changedQueues = new ArrayList<>();
+    private final List<Queue> freshQueues = new ArrayList<>();
+
+    StoreWrites(StateStore store) {
+        this.store = store;
+    }
+
+    /** Writes this call's changes: queue indices first, then keys in first-change order, then entries. */
+    void flush(StoreKeys keys) {
+        for (Queue q : changedQueues) {
+            boolean empty = q.head == q.tail;
+            if (!empty || q.persistedNonEmpty) {
+                put(keys.queueMeta(q.channel), longs(q.head, q.tail), true);
+            }
+            q.persistedNonEmpty = !empty;
+            q.changed = false;
+        }
+        changedQueues.clear();
+        for (Write w : pending) {
+            if (w.value == DELETE) {
+                store.delete(w.key);
+            } else {
+                store.put(w.key, w.clock != null ? ClockCodec.encode(w.clock) : w.value);
+            }
+            w.clear();
+            if (!w.kept) {
+                writes.remove(w.key);
+            }
+        }
+        pending.clear();
+        for (Queue q : freshQueues) {
+            q.flushFresh(store, keys);
+        }
+        freshQueues.clear();
+    }
+
+    /** Drops unflushed writes: the step that made them is being abandoned. */
+    void discard() {
+        for (Write w : pending) {
+            w.clear();
+            if (!w.kept) {
+                writes.remove(w.key);
+            }
+        }
+        pending.clear();
+        changedQueues.forEach(q -> q.changed = false);
+        changedQueues.clear();
+        freshQueues.forEach(q -> q.fresh.clear());
+        freshQueues.clear();
+    }
+
+    /**
+     * Buffers a value; {@code kept} keys (the per-channel keys every call writes) keep their
+     * bookkeeping after the flush, others (entry keys, written once) drop it.
+     */
+    void put(String key, byte[] value, boolean kept) {
+        Write w = write(key, kept);
+        w.value = value;
+        w.clock = null;
+    }
+
+    /** Buffers a clock, encoded at flush as it is then. */
+    void putClock(String key, VectorClock clock, boolean kept) {
+        Write w = write(key, kept);
+        w.value = null;
+        w.clock = clock;
+    }
+
+    void delete(String key, boolean kept) {
+        put(key, DELETE, kept);
+    }
+
+    void putQueueMeta(Channel c, long head, long tail) {
+        Queue q = queue(c);
+        q.head = head;
+        q.tail = tail;
+        if (!q.changed) {
+            q.changed = true;
+            changedQueues.add(q);
+        }
+    }
+
+    /** Notes a restored queue index that names a non-empty range. */
+    void restoredNonEmpty(Channel c) {
+        queue(c).persistedNonEmpty = true;
+    }
+
+    /** Forgets a removed input's queue: its index is deleted, not rewritten. */
+    void forgetQueue(Channel c) {
+        Queue q = queues.remove(c);
+        if (q != null) {
+            changedQueues.remove(q);
+            freshQueues.remove(q);
+        }
+    }
+
+    void putEntry(Channel c, long index, HeldEntry e, StoreKeys keys) {
+        Queue q = queue(c);
+        if (!q.fresh.isEmpty() && index != q.freshFrom + q.fresh.size()) {
+            q.flushFresh(this, keys);
+        }
+        if (q.fresh.isEmpty()) {
+            q.freshFrom = index;
+            if (!freshQueues.contains(q)) {
+                freshQueues.add(q);
+            }
+        }
+        q.fresh.add(e);
+    }
+
+    /** Drops an entry put in this call; false when it was not, and the store must delete it. */
+    boolean dropFresh(Channel c, long index) {
+        Queue q = queues.get(c);
+        if (q == null || index < q.freshFrom || index >= q.freshFrom + q.fresh.size()) {
+            return false;
+        }
+        return q.fresh.set((int) (index - q.freshFrom), null) != null;
+    }
+
+    static byte[] longs(long a) {
+        byte[] b = new byte[8];
+        put(b, 0, a);
+        return b;
+    }
+
+    static byte[] longs(long a, long b) {
+        byte[] out = new byte[16];
+        put(out, 0, a);
+        put(out, 8, b);
+        return out;
+    }
+
+    private static void put(byte[] b, int at, long v) {
+        for (int i = 0; i < 8; i++) {
+            b[at + i] = (byte) (v >>> (56 - 8 * i));
+        }
+    }
+
+    private Write write(String key, boolean kept) {
+        Write w = writes.get(key);
+        if (w == null) {
+            w = new Write(key, kept);
+            writes.put(key, w);
+        }
+        if (!w.queued) {
+            w.queued = true;
+            pending.add(w);
+        }
+        return w;
+    }
+
+    private Queue queue(Channel c) {
+        return queues.computeIfAbsent(c, Queue::new);
+    }
+
+    /** One key's buffered change: bytes, a clock to encode, or {@link #DELETE}. */
+    private static final class Write {
+        final String key;
+        final boolean kept;
+        byte[] value;
+        VectorClock clock;
+        boolean queued;
+
+        Write(String key, boolean kept) {
+            this.key = key;
+            this.kept = kept;
+        }
+
+        void clear() {
+            value = null;
+            clock = null;
+            queued = false;
+        }
+    }
+
+    /** One queue's index as last set, and the entries put in this call, which hold consecutive indices. */
+    private static final class Queue {
+        final Channel channel;
+        final List<HeldEntry> fresh = new ArrayList<>();
+        long freshFrom;
+        long head;
+        long tail;
+        boolean changed;
+        /** Whether the persisted index names a non-empty range. */
+        boolean persistedNonEmpty;
+
+        Queue(Channel channel) {
+            this.channel = channel;
+        }
+
+        void flushFresh(StateStore to, StoreKeys keys) {
+            for (int i = 0; i < fresh.size(); i++) {
+                HeldEntry e = fresh.get(i);
+                if (e != null) {
+                    to.put(keys.entry(channel, freshFrom + i), HeldEntryEnvelope.encode(e));
+                }
+            }
+            fresh.clear();
+        }
+
+        /** Moves a run into the buffered writes when a put does not continue it. */
+        void flushFresh(StoreWrites to, StoreKeys keys) {
+            for (int i = 0; i < fresh.size(); i++) {
+                HeldEntry e = fresh.get(i);
+                if (e != null) {
+                    to.put(keys.entry(channel, freshFrom + i), HeldEntryEnvelope.encode(e), false);
+                }
+            }
+            fresh.clear();
+        }
+    }
+}
