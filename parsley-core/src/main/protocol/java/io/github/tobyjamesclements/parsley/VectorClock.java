@@ -90,6 +90,11 @@ final class VectorClock {
      * raises nothing allocates nothing, which matters because a node merges every received clock.
      */
     private static <K> boolean raise(TreeMap<K, Long> into, TreeMap<K, Long> from) {
+        if (into.isEmpty()) {
+            // a copy: TreeMap builds from a sorted map of its own order in one linear pass
+            into.putAll(from);
+            return !from.isEmpty();
+        }
         boolean rose = false;
         for (Map.Entry<K, Long> e : from.entrySet()) {
             Long current = into.get(e.getKey());
@@ -127,7 +132,10 @@ final class VectorClock {
     /** Removes every claim on {@code channel}, offset and sequence (protocol.md §6.1: the destination's own). */
     void removeChannel(Channel channel) {
         offsets.remove(channel);
-        seqs.subMap(new SeqKey(channel, LOWEST), true, new SeqKey(channel, HIGHEST), true).clear();
+        if (!seqs.isEmpty()) {
+            // every stamp passes here; most carry no sequence claim, so skip the bounds and the view
+            seqs.subMap(new SeqKey(channel, LOWEST), true, new SeqKey(channel, HIGHEST), true).clear();
+        }
     }
 
     /**
@@ -171,6 +179,14 @@ final class VectorClock {
     /** Read-only view of the sequence claims, in key order. */
     NavigableMap<SeqKey, Long> seqs() {
         return Collections.unmodifiableNavigableMap(seqs);
+    }
+
+    int offsetCount() {
+        return offsets.size();
+    }
+
+    int seqCount() {
+        return seqs.size();
     }
 
     boolean isEmpty() {
