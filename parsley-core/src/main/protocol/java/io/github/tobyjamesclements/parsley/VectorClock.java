@@ -21,7 +21,6 @@ final class VectorClock {
     static final long NOTHING = -1L;
 
     private static final UUID LOWEST = new UUID(Long.MIN_VALUE, Long.MIN_VALUE);
-    private static final UUID HIGHEST = new UUID(Long.MAX_VALUE, Long.MAX_VALUE);
 
     private final TreeMap<Channel, Long> offsets = new TreeMap<>();
     private final TreeMap<SeqKey, Long> seqs = new TreeMap<>();
@@ -132,9 +131,15 @@ final class VectorClock {
     /** Removes every claim on {@code channel}, offset and sequence (protocol.md §6.1: the destination's own). */
     void removeChannel(Channel channel) {
         offsets.remove(channel);
-        if (!seqs.isEmpty()) {
-            // every stamp passes here; most carry no sequence claim, so skip the bounds and the view
-            seqs.subMap(new SeqKey(channel, LOWEST), true, new SeqKey(channel, HIGHEST), true).clear();
+        if (seqs.isEmpty()) {
+            return;
+        }
+        // every stamp passes here (its own send's claim on the destination): walk the channel's
+        // run by key, without the upper bound, sub-map view and iterators a ranged clear builds
+        SeqKey k = seqs.ceilingKey(new SeqKey(channel, LOWEST));
+        while (k != null && k.channel().equals(channel)) {
+            seqs.remove(k);
+            k = seqs.higherKey(k);
         }
     }
 
