@@ -1,11 +1,13 @@
 package io.github.tobyjamesclements.parsley;
 
-import java.util.Iterator;
+import java.util.ArrayList;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.UUID;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.common.header.internals.RecordHeader;
+import org.apache.kafka.common.header.internals.RecordHeaders;
 
 /**
  * The name of Parsley's record header, and readers for its sender tag, for observability tools
@@ -76,19 +78,34 @@ public final class CausalHeaders {
         headers.remove(CLOCK).add(CLOCK, ClockCodec.encode(stamp));
     }
 
+    /**
+     * Fresh headers holding only a stage emission's stamp: what {@link #write} leaves on empty
+     * headers, without searching them first, in a list sized for the stamp and a few more.
+     */
+    static RecordHeaders stamped(SendStamp stamp) {
+        ArrayList<Header> list = new ArrayList<>(2);
+        list.add(new RecordHeader(CLOCK, ClockCodec.encode(stamp)));
+        return new RecordHeaders(list);
+    }
+
     /** Replaces the protocol header with an untagged clock: a plain client's stamp. */
     static void writeClock(Headers headers, VectorClock clock) {
         headers.remove(CLOCK).add(CLOCK, ClockCodec.encode(clock));
     }
 
     private static SendStamp stamp(Headers headers) {
-        Iterator<Header> it = headers.headers(CLOCK).iterator();
-        if (!it.hasNext()) {
-            return null;
+        // one array of the record's few headers, not the filtering view's iterators, per record
+        Header h = null;
+        for (Header each : headers.toArray()) {
+            if (CLOCK.equals(each.key())) {
+                if (h != null) {
+                    throw new CorruptClockException("Duplicate " + CLOCK + " header");
+                }
+                h = each;
+            }
         }
-        Header h = it.next();
-        if (it.hasNext()) {
-            throw new CorruptClockException("Duplicate " + CLOCK + " header");
+        if (h == null) {
+            return null;
         }
         if (h.value() == null) {
             throw new CorruptClockException("Header " + CLOCK + " present with a null value");

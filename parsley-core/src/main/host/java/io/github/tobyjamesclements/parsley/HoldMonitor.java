@@ -35,6 +35,8 @@ final class HoldMonitor {
     private final Map<Channel, ChannelHolds> holds = new HashMap<>();
     /** The head offset last warned about, per topic: one warning per head. */
     private final Map<String, Long> warned = new HashMap<>();
+    /** Whether the last step left nothing held and no hold start remembered: then an idle node needs no walk. */
+    private boolean idle;
     private int heldReported = -1;
     private long oldestReported = StageMetrics.NO_HOLD;
 
@@ -75,7 +77,11 @@ final class HoldMonitor {
 
     /** Brings the hold starts and gauges up to date with the node after a step; cheap when nothing changed. */
     void afterStep() {
+        if (idle && node.held() == 0) {
+            return;
+        }
         boolean headChanged = false;
+        boolean nowIdle = true;
         boolean countChanged = false;
         long now = StageMetrics.NO_HOLD;
         for (Map.Entry<Channel, String> t : topics.entrySet()) {
@@ -99,7 +105,9 @@ final class HoldMonitor {
                 h.held = held;
                 metrics.holdsOn(t.getValue(), held, heldSince(h));
             }
+            nowIdle &= held == 0 && h.runs.isEmpty();
         }
+        idle = nowIdle;
         if (countChanged) {
             reportTaskHolds();
         }

@@ -79,9 +79,7 @@ final class StampingDoor {
     void send(List<Outbound> outbound, DeliveryObserver.Scope scope) {
         for (Outbound o : outbound) {
             Sink sink = sinks.computeIfAbsent(o.topic(), this::sink);
-            SendStamp stamp = node.prepareSend(sink.channels()[o.partition()]);
-            RecordHeaders headers = new RecordHeaders();
-            CausalHeaders.write(headers, stamp);
+            RecordHeaders headers = CausalHeaders.stamped(node.prepareSend(sink.channels()[o.partition()]));
             scope.emitting(o.topic(), headers);
             context.forward(new Record<>(o.key(), o.value(), o.timestamp(), headers), sink.node());
         }

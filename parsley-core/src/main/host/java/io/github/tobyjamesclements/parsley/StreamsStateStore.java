@@ -1,6 +1,7 @@
 package io.github.tobyjamesclements.parsley;
 
 import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.BiConsumer;
@@ -25,6 +26,18 @@ final class StreamsStateStore implements StateStore {
 
     private static final BytesSerializer PREFIX = new BytesSerializer();
     private static final byte[] DELETE = new byte[0];
+    /**
+     * Bound on the key cache. The per-channel keys a task writes every record are a handful;
+     * hold-queue entry keys are unbounded and each is used about twice, so the cache is dropped
+     * whole when it fills rather than growing with them.
+     */
+    static final int KEY_CACHE_LIMIT = 256;
+
+    /**
+     * Store keys as {@link Bytes}, by key: the node writes the same per-channel keys on every
+     * record, and a cached wrapper also keeps the hash the record cache computes on each write.
+     */
+    private final Map<String, Bytes> keys = new HashMap<>();
 
     private final KeyValueStore<Bytes, byte[]> store;
     /** Writes from before the first step, in order; null once applied. */
@@ -95,7 +108,15 @@ final class StreamsStateStore implements StateStore {
         }
     }
 
-    private static Bytes bytes(String key) {
-        return Bytes.wrap(key.getBytes(StandardCharsets.UTF_8));
+    private Bytes bytes(String key) {
+        Bytes k = keys.get(key);
+        if (k == null) {
+            if (keys.size() >= KEY_CACHE_LIMIT) {
+                keys.clear();
+            }
+            k = Bytes.wrap(key.getBytes(StandardCharsets.UTF_8));
+            keys.put(key, k);
+        }
+        return k;
     }
 }

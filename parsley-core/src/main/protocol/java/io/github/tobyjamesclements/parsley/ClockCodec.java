@@ -2,7 +2,6 @@ package io.github.tobyjamesclements.parsley;
 
 import java.util.Arrays;
 import java.util.Map;
-import java.util.NavigableMap;
 import java.util.Objects;
 import java.util.UUID;
 
@@ -49,18 +48,19 @@ final class ClockCodec {
     }
 
     private static byte[] encode(VectorClock clock, UUID sender, long seq) {
-        NavigableMap<Channel, Long> offsets = clock.offsets();
-        NavigableMap<SeqKey, Long> seqs = clock.seqs();
-        ClockWriter out = new ClockWriter(28 + 12 * offsets.size() + 30 * seqs.size());
+        // the raw claims, not the read-only views: a view wraps every entry it iterates, per send
+        int offsetCount = clock.offsetCount();
+        int seqCount = clock.seqCount();
+        ClockWriter out = new ClockWriter(28 + 12 * offsetCount + 30 * seqCount);
         out.write(VERSION);
         if (sender == null) {
             out.varint(0);
         } else {
             tag(out, sender, seq);
         }
-        writeOffsets(out, offsets, !seqs.isEmpty());
-        if (!seqs.isEmpty()) {
-            writeSeqs(out, seqs);
+        writeOffsets(out, clock.offsetClaims(), offsetCount, seqCount > 0);
+        if (seqCount > 0) {
+            writeSeqs(out, clock.seqClaims(), seqCount);
         }
         return out.toByteArray();
     }
@@ -75,13 +75,14 @@ final class ClockCodec {
         out.varint(seq);
     }
 
-    private static void writeOffsets(ClockWriter out, NavigableMap<Channel, Long> offsets, boolean seqsFollow) {
-        int[] groups = topicGroups(offsets);
+    private static void writeOffsets(ClockWriter out, Iterable<Map.Entry<Channel, Long>> offsets, int count,
+            boolean seqsFollow) {
+        int[] groups = topicGroups(offsets, count);
         out.varint(((long) groups.length << 1) | (seqsFollow ? 1 : 0));
         int group = -1;
         UUID topic = null;
         boolean dense = false;
-        for (Map.Entry<Channel, Long> e : offsets.entrySet()) {
+        for (Map.Entry<Channel, Long> e : offsets) {
             Channel c = e.getKey();
             if (!c.topicId().equals(topic)) {
                 topic = c.topicId();
@@ -96,12 +97,12 @@ final class ClockCodec {
         }
     }
 
-    private static void writeSeqs(ClockWriter out, NavigableMap<SeqKey, Long> seqs) {
-        int[] groupSizes = channelGroupSizes(seqs);
+    private static void writeSeqs(ClockWriter out, Iterable<Map.Entry<SeqKey, Long>> seqs, int count) {
+        int[] groupSizes = channelGroupSizes(seqs, count);
         out.varint(groupSizes.length);
         int group = -1;
         Channel current = null;
-        for (Map.Entry<SeqKey, Long> s : seqs.entrySet()) {
+        for (Map.Entry<SeqKey, Long> s : seqs) {
             Channel c = s.getKey().channel();
             if (!c.equals(current)) {
                 current = c;
@@ -252,12 +253,13 @@ final class ClockCodec {
      * The number of offset entries of each topic, in order, negated for a dense group (its
      * partitions are exactly 0..n-1): one pass, no sub-map views.
      */
-    private static int[] topicGroups(NavigableMap<Channel, Long> offsets) {
-        int[] sizes = new int[offsets.size()];
-        boolean[] sparse = new boolean[offsets.size()];
+    private static int[] topicGroups(Iterable<Map.Entry<Channel, Long>> offsets, int count) {
+        int[] sizes = new int[count];
+        boolean[] sparse = new boolean[count];
         int n = 0;
         UUID last = null;
-        for (Channel c : offsets.keySet()) {
+        for (Map.Entry<Channel, Long> e : offsets) {
+            Channel c = e.getKey();
             if (!c.topicId().equals(last)) {
                 n++;
                 last = c.topicId();
@@ -273,11 +275,12 @@ final class ClockCodec {
     }
 
     /** The number of senders of each sequence channel, in order. */
-    private static int[] channelGroupSizes(NavigableMap<SeqKey, Long> seqs) {
-        int[] sizes = new int[seqs.size()];
+    private static int[] channelGroupSizes(Iterable<Map.Entry<SeqKey, Long>> seqs, int count) {
+        int[] sizes = new int[count];
         int n = 0;
         Channel last = null;
-        for (SeqKey k : seqs.keySet()) {
+        for (Map.Entry<SeqKey, Long> e : seqs) {
+            SeqKey k = e.getKey();
             if (!k.channel().equals(last)) {
                 n++;
                 last = k.channel();

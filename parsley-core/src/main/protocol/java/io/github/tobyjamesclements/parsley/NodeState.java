@@ -288,10 +288,11 @@ final class NodeState {
     /** {@code frontier ∪ channelClocks ∪ carriedAncestry ∪ ownOutputs}, a fresh clock (§6.1). */
     VectorClock stampBase() {
         VectorClock stamp = new VectorClock();
-        frontier.forEach(stamp::advanceTo);
+        // clocks first: a merge into the empty stamp is a linear copy; the frontier's few claims go last
         channelClocks.values().forEach(stamp::mergeMax);
         stamp.mergeMax(carried);
         stamp.mergeMax(ownOutputs);
+        frontier.forEach(stamp::advanceTo);
         return stamp;
     }
 

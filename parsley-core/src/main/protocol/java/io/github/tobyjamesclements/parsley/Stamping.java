@@ -22,6 +22,9 @@ final class Stamping {
      */
     static int normalize(VectorClock stamp, UUID self, NodeState state) {
         int changed = 0;
+        if (stamp.seqCount() == 0) {
+            return changed;
+        }
         List<Map.Entry<SeqKey, Long>> claims = new ArrayList<>(stamp.seqs().entrySet());
         for (Map.Entry<SeqKey, Long> claim : claims) {
             SeqKey k = claim.getKey();

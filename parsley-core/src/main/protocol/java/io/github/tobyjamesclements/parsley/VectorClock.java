@@ -21,7 +21,6 @@ final class VectorClock {
     static final long NOTHING = -1L;
 
     private static final UUID LOWEST = new UUID(Long.MIN_VALUE, Long.MIN_VALUE);
-    private static final UUID HIGHEST = new UUID(Long.MAX_VALUE, Long.MAX_VALUE);
 
     private final TreeMap<Channel, Long> offsets = new TreeMap<>();
     private final TreeMap<SeqKey, Long> seqs = new TreeMap<>();
@@ -90,6 +89,11 @@ final class VectorClock {
      * raises nothing allocates nothing, which matters because a node merges every received clock.
      */
     private static <K> boolean raise(TreeMap<K, Long> into, TreeMap<K, Long> from) {
+        if (into.isEmpty()) {
+            // a copy: TreeMap builds from a sorted map of its own order in one linear pass
+            into.putAll(from);
+            return !from.isEmpty();
+        }
         boolean rose = false;
         for (Map.Entry<K, Long> e : from.entrySet()) {
             Long current = into.get(e.getKey());
@@ -127,7 +131,16 @@ final class VectorClock {
     /** Removes every claim on {@code channel}, offset and sequence (protocol.md §6.1: the destination's own). */
     void removeChannel(Channel channel) {
         offsets.remove(channel);
-        seqs.subMap(new SeqKey(channel, LOWEST), true, new SeqKey(channel, HIGHEST), true).clear();
+        if (seqs.isEmpty()) {
+            return;
+        }
+        // every stamp passes here (its own send's claim on the destination): walk the channel's
+        // run by key, without the upper bound, sub-map view and iterators a ranged clear builds
+        SeqKey k = seqs.ceilingKey(new SeqKey(channel, LOWEST));
+        while (k != null && k.channel().equals(channel)) {
+            seqs.remove(k);
+            k = seqs.higherKey(k);
+        }
     }
 
     /**
@@ -171,6 +184,14 @@ final class VectorClock {
     /** Read-only view of the sequence claims, in key order. */
     NavigableMap<SeqKey, Long> seqs() {
         return Collections.unmodifiableNavigableMap(seqs);
+    }
+
+    int offsetCount() {
+        return offsets.size();
+    }
+
+    int seqCount() {
+        return seqs.size();
     }
 
     boolean isEmpty() {
