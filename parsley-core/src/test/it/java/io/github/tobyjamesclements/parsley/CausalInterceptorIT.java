@@ -102,7 +102,7 @@ class CausalInterceptorIT {
         TestKafka.createTopic(topic, 1);
         try (KafkaProducer<String, String> p = producer(TestKafka.unique("refuse"), false)) {
             ProducerRecord<String, String> corrupt = new ProducerRecord<>(topic, "k", "v");
-            corrupt.headers().add(CausalHeaders.CLOCK, new byte[] {0x02, 0, 0});
+            corrupt.headers().add(CausalHeaders.CLOCK, new byte[] {0x02, 0, 1});
 
             assertThatThrownBy(() -> p.send(corrupt).get()).isInstanceOf(ExecutionException.class)
                     .cause().isInstanceOf(InvalidTopicException.class).hasMessageContaining("parsley refused");
