@@ -49,7 +49,7 @@ final class CausalNode {
         this.config = Objects.requireNonNull(config, "config");
         this.brokerOffsets = Objects.requireNonNull(brokerOffsets, "brokerOffsets");
         this.seams = Objects.requireNonNull(seams, "seams");
-        this.state = new NodeState(config.nodeId(), stateStore);
+        this.state = new NodeState(config.nodeId(), stateStore, config.sequenceBlock(), seams);
         this.fold = state::foldChannelClock;
         ProtocolStore.Scope recorded = state.recordedScope();
         seedOwnOutputs();

@@ -34,26 +34,35 @@ final class NodeState {
     private final Map<Channel, HoldQueue> queues;
     private final Map<Channel, Long> positionKnown = new TreeMap<>();
     private final Map<Channel, Long> sendSeq;
+    private final Map<Channel, Long> reservedSeq;
     private final Map<Channel, Long> baselineSeq;
+    private final int sequenceBlock;
+    private final NodeSeams seams;
     private final Map<SeqKey, ProtocolStore.Mark> marks;
     private final Map<Channel, Long> resumePositions = new TreeMap<>();
     private final Map<Channel, Long> frontierView;
     private final Map<SeqKey, ProtocolStore.Mark> marksView;
 
     /**
-     * Restores everything the store holds (protocol.md §7.1 steps 3-4); {@code baselineSeq} is the
-     * restored {@code sendSeq}, so sends at or below it belong to prior incarnations.
+     * Restores everything the store holds (protocol.md §7.1 steps 3-4). The store holds each
+     * destination's reserved sequence ceiling (§6.2): it is {@code baselineSeq}, so sends at or
+     * below it belong to prior incarnations, and the first send of this one is issued above it.
      *
+     * @param sequenceBlock how many sequences one persisted reservation covers
+     * @param seams the node's decisions, of which this state takes the sequence reservation
      * @throws IllegalStateException when a hold queue restores fewer entries than it claims
      * @throws CorruptClockException when a stored clock cannot be decoded
      */
-    NodeState(String nodeId, StateStore stateStore) {
+    NodeState(String nodeId, StateStore stateStore, int sequenceBlock, NodeSeams seams) {
         this.nodeId = nodeId;
         this.store = new ProtocolStore(stateStore);
         this.frontier = store.frontiers();
         this.channelClocks = store.channelClocks();
         this.sendSeq = store.sendSeqs();
+        this.reservedSeq = new TreeMap<>(sendSeq);
         this.baselineSeq = Map.copyOf(sendSeq);
+        this.sequenceBlock = sequenceBlock;
+        this.seams = seams;
         this.marks = store.marks();
         this.queues = store.queues();
         this.carried = store.carried();
@@ -285,7 +294,9 @@ final class NodeState {
     // Send sequences ----------------------------------------------------------------------
 
     /**
-     * Issues the next send sequence of a destination and persists it (§6.2).
+     * Issues the next send sequence of a destination (§6.2). The store holds a reserved ceiling,
+     * not the last issued sequence: a sequence above the ceiling first reserves the next block and
+     * persists it, in the call (and so the step) that issues it.
      *
      * @throws IllegalStateException when the sequence would not grow (it overflowed)
      */
@@ -298,7 +309,12 @@ final class NodeState {
                     + " reset the application's state (fail closed)");
         }
         sendSeq.put(destination, next);
-        store.putSendSeq(destination, next);
+        long reserved = reservedSeq.getOrDefault(destination, VectorClock.NOTHING);
+        long ceiling = seams.sequenceCeiling(destination, next, reserved, sequenceBlock);
+        if (ceiling != reserved) {
+            reservedSeq.put(destination, ceiling);
+            store.putSendSeq(destination, ceiling);
+        }
         return next;
     }
 
@@ -307,7 +323,7 @@ final class NodeState {
         return Collections.unmodifiableMap(sendSeq);
     }
 
-    /** The sequence restored at init for a destination: sends at or below it are a prior incarnation's. */
+    /** The ceiling restored at init for a destination: sends at or below it are a prior incarnation's. */
     long baselineSeq(Channel c) {
         return baselineSeq.getOrDefault(c, VectorClock.NOTHING);
     }

@@ -132,6 +132,31 @@ final class Faults {
                 }
             });
 
+    /**
+     * §6.2's reservation never persisted: sequences are issued from memory and no ceiling reaches
+     * the store, so a restart issues from 0 again (reusing committed sequences) and seeds nothing.
+     */
+    static final Fault SEQUENCE_CEILING_NEVER_PERSISTED = seamed("send-sequence ceiling never persisted",
+            () -> new NodeSeams() {
+                @Override
+                public long sequenceCeiling(Channel c, long next, long reserved, int block) {
+                    return reserved;
+                }
+            });
+
+    /**
+     * §6.2's reservation off by one: the sequence right above the ceiling is issued inside the old
+     * block, so a restart after it committed issues that sequence a second time.
+     */
+    static final Fault SEQUENCE_CEILING_OFF_BY_ONE = seamed("send sequence above the ceiling issued unreserved",
+            () -> new NodeSeams() {
+                @Override
+                public long sequenceCeiling(Channel c, long next, long reserved, int block) {
+                    return reserved >= 0 && next == reserved + 1 ? reserved
+                            : NodeSeams.super.sequenceCeiling(c, next, reserved, block);
+                }
+            });
+
     // Host faults ----------------------------------------------------------------------------------
 
     /** V9: a host that commits its store when it crashes (breaks H3). */
@@ -233,7 +258,8 @@ final class Faults {
                 STAMP_BEFORE_PARTITIONING, SKIP_OWN_OUTPUTS_SEED, LSO_SEED, TRUNCATE_ABOVE_BOUND, OUT_OF_FIFO,
                 DROP_FORMER_SINK_HEAL, POSITION_ZERO_MEANS_NOTHING, UNSEEN_TOPIC_TAKEN_FOR_DELETED,
                 DEAD_LETTER_OUTSIDE_STEP, DEAD_LETTER_DROPPED, DROP_CLAIMS_ON_DESTINATION_TOPIC,
-                DROP_OWN_SEQUENCE_CLAIMS, SEED_ONLY_AFTER_TWO_SENDS);
+                DROP_OWN_SEQUENCE_CLAIMS, SEED_ONLY_AFTER_TWO_SENDS, SEQUENCE_CEILING_NEVER_PERSISTED,
+                SEQUENCE_CEILING_OFF_BY_ONE);
     }
 
     // Seams -------------------------------------------------------------------------------------

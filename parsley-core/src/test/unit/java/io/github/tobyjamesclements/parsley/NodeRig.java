@@ -43,6 +43,8 @@ final class NodeRig {
     private final Set<UUID> sinks = new TreeSet<>();
     private UUID sender = SELF;
     private String nodeId = "stage-task-0_0";
+    /** Every send persists its sequence, so the worked examples of protocol.md count as written there. */
+    private int sequenceBlock = 1;
 
     /** Replaces the declared inputs (a changed declaration takes effect at the next start). */
     NodeRig consumes(Channel... channels) {
@@ -68,13 +70,19 @@ final class NodeRig {
         return this;
     }
 
+    /** Reserves send sequences in blocks of {@code block} (1, the default here, persists every send). */
+    NodeRig sequenceBlock(int block) {
+        this.sequenceBlock = block;
+        return this;
+    }
+
     NodeRig nodeId(String id) {
         this.nodeId = id;
         return this;
     }
 
     NodeConfig config() {
-        return new NodeConfig(nodeId, sender, new TreeSet<>(consumed), new TreeSet<>(sinks));
+        return new NodeConfig(nodeId, sender, new TreeSet<>(consumed), new TreeSet<>(sinks), sequenceBlock);
     }
 
     /** Constructs a node over the committed store: the first start, or a restart. */

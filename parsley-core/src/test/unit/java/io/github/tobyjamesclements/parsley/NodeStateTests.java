@@ -29,7 +29,7 @@ class NodeStateTests {
     private final NodeState state = open();
 
     private NodeState open() {
-        NodeState s = new NodeState("stage-task-0_0", store);
+        NodeState s = new NodeState("stage-task-0_0", store, 4, NodeSeams.NONE);
         s.openInput(C);
         s.openInput(D);
         return s;
@@ -220,17 +220,61 @@ class NodeStateTests {
     // Send sequences ----------------------------------------------------------------------
 
     @Test
-    void sendSequencesStartAtZeroGrowByOneAndAreTheNextIncarnationsBaseline() {
+    void sendSequencesStartAtZeroGrowByOneAndTheReservedCeilingIsTheNextIncarnationsBaseline() {
         assertThat(state.issueSendSeq(S0)).isZero();
         assertThat(state.issueSendSeq(S0)).isEqualTo(1);
         assertThat(state.baselineSeq(S0)).isEqualTo(VectorClock.NOTHING);
 
         NodeState restarted = restored();
 
-        assertThat(restarted.sendSeqs()).containsExactly(Map.entry(S0, 1L));
-        assertThat(restarted.baselineSeq(S0)).isEqualTo(1);
-        assertThat(restarted.baselineSeqs()).containsExactly(Map.entry(S0, 1L));
-        assertThat(restarted.issueSendSeq(S0)).isEqualTo(2);
+        assertThat(restarted.sendSeqs()).as("the block 0-3 was reserved").containsExactly(Map.entry(S0, 3L));
+        assertThat(restarted.baselineSeq(S0)).isEqualTo(3);
+        assertThat(restarted.baselineSeqs()).containsExactly(Map.entry(S0, 3L));
+        assertThat(restarted.issueSendSeq(S0)).as("above every sequence the block let it issue").isEqualTo(4);
+    }
+
+    @Test
+    void theCeilingIsWrittenOnlyWhenASequencePassesIt() {
+        state.issueSendSeq(S0);
+        state.flush();
+        assertThat(NodeRig.longValue(store.get(ProtocolStore.sendSeqKey(S0)))).isEqualTo(3);
+        store.writes().clear();
+
+        for (int i = 1; i <= 3; i++) {
+            state.issueSendSeq(S0);
+            state.flush();
+        }
+        assertThat(store.writes()).as("sequences 1-3 are inside the reserved block").isEmpty();
+
+        assertThat(state.issueSendSeq(S0)).isEqualTo(4);
+        state.flush();
+        assertThat(store.writes()).containsExactly("put " + ProtocolStore.sendSeqKey(S0));
+        assertThat(NodeRig.longValue(store.get(ProtocolStore.sendSeqKey(S0)))).isEqualTo(7);
+        assertThat(open().issueSendSeq(S0)).isEqualTo(8);
+    }
+
+    @Test
+    void anUnflushedReservationIsNotRestoredSoTheNextIncarnationIssuesAboveTheLastPersistedCeiling() {
+        state.issueSendSeq(S0);
+        state.flush();
+        for (int i = 1; i <= 4; i++) {
+            state.issueSendSeq(S0);
+        }
+
+        NodeState restarted = open();
+
+        assertThat(restarted.baselineSeq(S0)).as("sequence 4 and its reservation aborted together").isEqualTo(3);
+        assertThat(restarted.issueSendSeq(S0)).isEqualTo(4);
+    }
+
+    @Test
+    void aReservationNearTheEndOfTheSequenceSpaceStopsAtItsLastValue() {
+        store.put(ProtocolStore.sendSeqKey(S0), ByteBuffer.allocate(8).putLong(Long.MAX_VALUE - 2).array());
+        NodeState restarted = open();
+
+        assertThat(restarted.issueSendSeq(S0)).isEqualTo(Long.MAX_VALUE - 1);
+        restarted.flush();
+        assertThat(NodeRig.longValue(store.get(ProtocolStore.sendSeqKey(S0)))).isEqualTo(Long.MAX_VALUE);
     }
 
     @Test
