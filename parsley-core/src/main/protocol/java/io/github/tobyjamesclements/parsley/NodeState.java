@@ -27,6 +27,8 @@ final class NodeState {
     private final String nodeId;
     private final ProtocolStore store;
     private final Map<Channel, Long> frontier;
+    /** Channels whose persisted floor records that this node delivered records there (§7.1). */
+    private final Set<Channel> delivered = new TreeSet<>();
     private final Map<Channel, VectorClock> channelClocks;
     private final VectorClock carried;
     private final VectorClock ownOutputs = new VectorClock();
@@ -56,7 +58,7 @@ final class NodeState {
     NodeState(String nodeId, StateStore stateStore, int sequenceBlock, NodeSeams seams) {
         this.nodeId = nodeId;
         this.store = new ProtocolStore(stateStore);
-        this.frontier = store.frontiers();
+        this.frontier = store.floors(delivered);
         this.channelClocks = store.channelClocks();
         this.sendSeq = store.sendSeqs();
         this.reservedSeq = new TreeMap<>(sendSeq);
@@ -99,7 +101,8 @@ final class NodeState {
     }
 
     /**
-     * Raises a channel's frontier (protocol.md §2: contiguous, only grows).
+     * Raises a channel's frontier (protocol.md §2: contiguous, only grows). In memory only: a
+     * restart derives it again from the committed consumer position and the hold queue (§7.1).
      *
      * @throws IllegalStateException when {@code f} is not above the current frontier
      */
@@ -111,7 +114,37 @@ final class NodeState {
                     + " abandon the step and restart from committed state (fail closed)");
         }
         frontier.put(c, f);
-        store.putFrontier(c, f);
+    }
+
+    /**
+     * Sets a consumed channel's frontier at init from what the host committed (protocol.md §7.1):
+     * the head's offset minus one while the queue holds records, else the committed position minus
+     * one; never below the restored floor. {@code committedPosition} is null when none is committed.
+     *
+     * @throws IllegalStateException when the channel has delivered or held history but no
+     *     committed position: the group's committed offsets are gone, and refetching would
+     *     deliver that history again
+     */
+    void deriveFrontier(Channel c, Long committedPosition) {
+        HoldQueue q = queues.get(c);
+        boolean holds = q != null && !q.isEmpty();
+        if (committedPosition == null && (holds || delivered.contains(c))) {
+            throw new IllegalStateException("No committed consumer position for a channel this node delivered or"
+                    + " holds records of; node=" + nodeId + ", channel=" + c + "; the committed offsets of the"
+                    + " application's consumer group are missing (expired by offsets.retention.minutes, or deleted):"
+                    + " restore the group's offsets, or reset the application's state and offsets together (fail closed)");
+        }
+        long derived = holds ? q.head().offset() - 1
+                : committedPosition == null ? VectorClock.NOTHING : committedPosition - 1;
+        long chosen = seams.derivedFrontier(c, derived, committedPosition == null ? VectorClock.NOTHING : committedPosition);
+        if (chosen > frontier(c)) {
+            frontier.put(c, chosen);
+        }
+    }
+
+    /** Whether this node delivered records on a channel, as far as its persisted floors know. */
+    boolean deliveredOn(Channel c) {
+        return delivered.contains(c);
     }
 
     /** Remembers the highest consumer position learned on a channel (memory only, §3.5). */
@@ -166,6 +199,10 @@ final class NodeState {
         HeldEntry e = queues.get(c).pop(store);
         if (e.offset() > frontier(c)) {
             advanceFrontier(c, e.offset());
+        }
+        if (delivered.add(c)) {
+            // delivered history now exists: a restart without a committed position must fail closed
+            store.putFloor(c, frontier(c), true);
         }
         if (e.tagged()) {
             advanceMark(c, e.sender(), e.seq(), e.offset());
@@ -348,6 +385,7 @@ final class NodeState {
                     + ", channel=" + gone + "; redeclare the input or perform a full reset (fail closed)");
         }
         Long f = frontier.remove(gone);
+        delivered.remove(gone);
         if (f != null && f >= 0) {
             carried.advanceTo(gone, f);
         }
@@ -372,9 +410,16 @@ final class NodeState {
         return known.offset(c);
     }
 
-    /** Starts a grown input at {@code seed}: its frontier, and where a seeking host resumes. */
+    /**
+     * Starts a grown input at {@code seed}: its frontier, persisted as its floor because no consumer
+     * position implies it (the host refetches below it, §7.3), and where a seeking host resumes.
+     */
     void seedInput(Channel grown, long seed) {
         advanceFrontier(grown, seed);
+        long floor = seams.seedFloor(grown, seed);
+        if (floor >= 0) {
+            store.putFloor(grown, floor, false);
+        }
         resumePositions.put(grown, seed + 1);
     }
 

@@ -131,8 +131,9 @@ final class ProtocolStore {
 
     // Writes ------------------------------------------------------------------------------
 
-    void putFrontier(Channel c, long frontier) {
-        put(keys.frontier(c), ByteBuffer.allocate(8).putLong(frontier).array());
+    /** A channel's frontier floor (protocol.md §7.1), and whether this node delivered records there. */
+    void putFloor(Channel c, long floor, boolean delivered) {
+        put(keys.frontier(c), ByteBuffer.allocate(9).putLong(floor).put((byte) (delivered ? 1 : 0)).array());
     }
 
     void putChannelClock(Channel c, VectorClock clock) {
@@ -157,8 +158,8 @@ final class ProtocolStore {
         }
     }
 
-    void putSendSeq(Channel c, long seq) {
-        put(keys.sendSeq(c), ByteBuffer.allocate(8).putLong(seq).array());
+    void putSendSeq(Channel c, long ceiling) {
+        put(keys.sendSeq(c), ByteBuffer.allocate(8).putLong(ceiling).array());
     }
 
     void putMark(SeqKey k, Mark mark) {
@@ -210,9 +211,16 @@ final class ProtocolStore {
         return bytes == null ? new VectorClock() : ClockCodec.decode(bytes);
     }
 
-    Map<Channel, Long> frontiers() {
+    /** Every channel's frontier floor; a channel this node delivered records on is added to {@code delivered}. */
+    Map<Channel, Long> floors(Set<Channel> delivered) {
         Map<Channel, Long> out = new TreeMap<>();
-        scan("f/", (c, v) -> out.put(c, ByteBuffer.wrap(v).getLong()));
+        scan("f/", (c, v) -> {
+            ByteBuffer b = ByteBuffer.wrap(v);
+            out.put(c, b.getLong());
+            if (b.get() == 1) {
+                delivered.add(c);
+            }
+        });
         return out;
     }
 

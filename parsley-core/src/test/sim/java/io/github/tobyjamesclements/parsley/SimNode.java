@@ -256,7 +256,7 @@ final class SimNode {
         store = new SimStore(task == null ? committedStore
                 : task.store(world.fault().protocolStore(name, task.name)));
         NodeConfig config = new NodeConfig(name, senderId, d.consumed(), d.sinks(), sequenceBlock);
-        node = world.fault().newNode(config, store, offsets());
+        node = world.fault().newNode(config, store, offsets(), new TreeMap<>(committedPositions));
         status = Status.UP;
         incarnations++;
         sendsThisIncarnation = 0;
@@ -653,6 +653,11 @@ final class SimNode {
             }
         }
         return true;
+    }
+
+    /** Up, with nothing uncommitted: a crash now restarts from exactly what was just committed. */
+    boolean committedClean() {
+        return status == Status.UP && !dirty;
     }
 
     boolean redeployed() {
