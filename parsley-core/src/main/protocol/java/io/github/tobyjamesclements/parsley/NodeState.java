@@ -15,7 +15,10 @@ import java.util.function.BiConsumer;
  * ancestry, own outputs, hold queues, known positions, send sequences and delivered-sequence marks.
  *
  * <p>Every change goes through one method that updates memory and the {@link ProtocolStore}
- * together, so a caller cannot change one and forget the other. Values the protocol says only
+ * together, so a caller cannot change one and forget the other. Two values are not written on
+ * every change: the frontier is derived at restart from the committed consumer position and the
+ * hold queue, with only a floor persisted (protocol.md §7.1), and the send sequence is bounded by
+ * a reserved ceiling written once per block (§6.2). Values the protocol says only
  * grow (a frontier, a send sequence) are checked on every change: a change that would not grow
  * one throws {@link IllegalStateException} naming the node and channel, because carrying on would
  * deliver twice or reuse a sequence number. Reads hand out read-only views or copies.
