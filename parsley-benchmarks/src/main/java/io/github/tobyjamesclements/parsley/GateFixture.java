@@ -1,6 +1,7 @@
 package io.github.tobyjamesclements.parsley;
 
 import java.util.List;
+import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.TreeSet;
 import java.util.UUID;
@@ -53,7 +54,7 @@ final class GateFixture {
         }
         UUID sink = new UUID(random.nextLong(), random.nextLong());
         node = new CausalNode(new NodeConfig("bench-task-0_0", new UUID(random.nextLong(), random.nextLong()), channels,
-                new TreeSet<>(List.of(sink))), new InMemoryStateStore(), new EmptySinkOffsets());
+                new TreeSet<>(List.of(sink))), new InMemoryStateStore(), new EmptySinkOffsets(), Map.of());
         for (Channel c : consumed) {
             if (node.onRecord(new InboundRecord(c, 0, null, null, -1, KEY, VALUE, 0)).size() != 1) {
                 throw new IllegalStateException("Priming record was not delivered; channel=" + c);

@@ -4,6 +4,7 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 import java.util.SplittableRandom;
 import java.util.TreeSet;
@@ -70,7 +71,7 @@ final class HeldHeapReport {
         Channel a = new Channel(topicA, 0);
         Channel b = new Channel(topicB, 0);
         CausalNode node = new CausalNode(new NodeConfig("heap-task-0_0", new UUID(1, 2), new TreeSet<>(List.of(a, b)),
-                new TreeSet<>(List.of(sink))), store.get(), new EmptySinkOffsets());
+                new TreeSet<>(List.of(sink))), store.get(), new EmptySinkOffsets(), Map.of());
         VectorClock template = new VectorClock().advanceTo(a, 1_000_000L);
         for (int p = 0; p < claims - 1; p++) {
             template.advanceTo(new Channel(upstream, p), (long) Math.pow(10, 6 + 3 * random.nextDouble()));

@@ -1,6 +1,7 @@
 package io.github.tobyjamesclements.parsley;
 
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.utils.Bytes;
@@ -104,11 +105,25 @@ final class CausalProcessor implements Processor<byte[], byte[], byte[], byte[]>
     private void createNode(TaskChannels channels, String taskId) {
         KeyValueStore<Bytes, byte[]> protocolStore = context.getStateStore(Assembly.protocolStore(stage));
         protocolState = new StreamsStateStore(protocolStore);
-        node = new CausalNode(channels.nodeConfig(taskId), protocolState, catalog);
+        node = new CausalNode(channels.nodeConfig(taskId), protocolState, catalog, committedPositions(channels));
         KeyValueStore<Bytes, byte[]> foldStore = stage.state().isPresent()
                 ? context.getStateStore(Assembly.foldStore(stage)) : null;
         door = new StampingDoor(context, node, stage, catalog, channels.tickTopic, channels.tickChannel);
         logic = new LogicRunner(stage, channels.sources, channels.tickChannel, foldStore);
+    }
+
+    /**
+     * The consumer positions committed with the restored state, per channel (protocol.md §7.1): the
+     * node derives its frontiers from them. Broker-less test wiring has none.
+     */
+    private Map<Channel, Long> committedPositions(TaskChannels channels) {
+        if (!catalog.brokerBacked()) {
+            return Map.of();
+        }
+        Map<Channel, Long> out = new HashMap<>();
+        PositionCapture.committed(channels.byPartition.keySet())
+                .forEach((tp, offset) -> out.put(channels.byPartition.get(tp), offset));
+        return out;
     }
 
     /** Metrics, the dead-letter path, hold monitoring, delivery tracing and arrival checks of this task. */

@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.regex.Pattern;
 import org.apache.kafka.clients.consumer.Consumer;
@@ -31,6 +32,8 @@ import org.apache.kafka.common.errors.TimeoutException;
 final class PositionCapture {
 
     private static final ThreadLocal<Map<TopicPartition, View>> VIEWS = ThreadLocal.withInitial(HashMap::new);
+    /** The main consumer used on this thread: a consumer is confined to the one thread that calls it. */
+    private static final ThreadLocal<Consumer<byte[], byte[]>> POLLING = new ThreadLocal<>();
 
     private PositionCapture() {
     }
@@ -42,6 +45,27 @@ final class PositionCapture {
     /** This thread's views; absent where nothing was captured. */
     static View view(TopicPartition tp) {
         return VIEWS.get().get(tp);
+    }
+
+    /**
+     * The committed positions of the given partitions in the application's consumer group, asked
+     * of the main consumer polling on this (stream) thread, as Kafka Streams does at task init:
+     * a partition without a committed offset is absent (protocol.md §7.1). Without a captured
+     * consumer on this thread (the topology was not started through {@code Parsley.streams}) the
+     * answer is empty, and the first record fails on the missing position feed instead (F12).
+     */
+    static Map<TopicPartition, Long> committed(Set<TopicPartition> partitions) {
+        Consumer<byte[], byte[]> consumer = POLLING.get();
+        if (consumer == null) {
+            return Map.of();
+        }
+        Map<TopicPartition, Long> out = new HashMap<>();
+        consumer.committed(partitions).forEach((tp, offset) -> {
+            if (offset != null) {
+                out.put(tp, offset.offset());
+            }
+        });
+        return out;
     }
 
     @SuppressWarnings("unchecked")
@@ -66,6 +90,7 @@ final class PositionCapture {
                     && (args[0] instanceof Collection<?> || args[0] instanceof Pattern)) {
                 actual = new Object[] {args[0], new Resetting(listener)};
             }
+            POLLING.set(delegate);
             Object result;
             try {
                 result = method.invoke(delegate, actual);

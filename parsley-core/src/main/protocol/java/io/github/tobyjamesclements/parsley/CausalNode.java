@@ -36,29 +36,31 @@ final class CausalNode {
     private long seqNormalisations;
 
     /** A node that decides as the protocol specifies. */
-    CausalNode(NodeConfig config, StateStore stateStore, BrokerOffsets brokerOffsets) {
-        this(config, stateStore, brokerOffsets, NodeSeams.NONE);
+    CausalNode(NodeConfig config, StateStore stateStore, BrokerOffsets brokerOffsets, Map<Channel, Long> committedPositions) {
+        this(config, stateStore, brokerOffsets, committedPositions, NodeSeams.NONE);
     }
 
     /**
-     * Restores the node from the store, seeds its own outputs from the broker and reconciles a
-     * changed declaration (protocol.md §7.1).
+     * Restores the node from the store, seeds its own outputs, reconciles a changed declaration and
+     * derives each consumed channel's frontier from {@code committedPositions} (protocol.md §7.1).
      *
      * @throws IllegalStateException when a sink cannot be resolved, a removed input still holds
-     *     records, or a hold queue restores fewer entries than it claims
+     *     records, a hold queue restores too few entries, or history has no committed position
      * @throws CorruptClockException when a stored clock cannot be decoded
      */
-    CausalNode(NodeConfig config, StateStore stateStore, BrokerOffsets brokerOffsets, NodeSeams seams) {
+    CausalNode(NodeConfig config, StateStore stateStore, BrokerOffsets brokerOffsets,
+            Map<Channel, Long> committedPositions, NodeSeams seams) {
         this.config = Objects.requireNonNull(config, "config");
         this.brokerOffsets = Objects.requireNonNull(brokerOffsets, "brokerOffsets");
         this.seams = Objects.requireNonNull(seams, "seams");
-        this.state = new NodeState(config.nodeId(), stateStore);
+        this.state = new NodeState(config.nodeId(), stateStore, config.sequenceBlock(), seams);
         this.fold = state::foldChannelClock;
         ProtocolStore.Scope recorded = state.recordedScope();
         seedOwnOutputs();
         if (recorded != null) {
-            Rescope.apply(config, state, brokerOffsets, recorded);
+            Rescope.apply(config, state, brokerOffsets, seams, recorded);
         }
+        config.consumed().forEach(c -> state.deriveFrontier(c, committedPositions.get(c)));
         config.consumed().forEach(state::openInput);
         state.recordScope(config.consumed(), config.sinkTopics());
         state.flush();
@@ -179,7 +181,7 @@ final class CausalNode {
         return new SendStamp(stamp, config.senderId(), seq);
     }
 
-    /** {@code frontier ∪ channelClocks ∪ carriedAncestry ∪ ownOutputs}, before normalisation (§6.1). */
+    /** The merged stamp before normalisation (§6.1). */
     VectorClock stampBase() {
         return seams.stampBase(state.stampBase(), config.consumed());
     }
@@ -233,11 +235,7 @@ final class CausalNode {
     }
 
     int held() {
-        int n = 0;
-        for (Channel c : config.consumed()) {
-            n += state.held(c);
-        }
-        return n;
+        return config.consumed().stream().mapToInt(state::held).sum();
     }
 
     int held(Channel c) {

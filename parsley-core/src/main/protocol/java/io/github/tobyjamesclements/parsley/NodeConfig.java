@@ -12,13 +12,28 @@ import java.util.UUID;
  *
  * @param nodeId a name for logs, for example {@code <stage>-task-<taskId>}
  * @param senderId the stable sender identity
+ * @param sequenceBlock how many send sequences one persisted reservation covers (protocol.md
+ *     §6.2); any positive value is sound, larger ones write the store less often
  */
-record NodeConfig(String nodeId, UUID senderId, SortedSet<Channel> consumed, SortedSet<UUID> sinkTopics) {
+record NodeConfig(String nodeId, UUID senderId, SortedSet<Channel> consumed, SortedSet<UUID> sinkTopics,
+        int sequenceBlock) {
+
+    /** The reservation block of production nodes: one store write per 1,024 sends to a channel. */
+    static final int SEQUENCE_BLOCK = 1024;
 
     NodeConfig {
         Objects.requireNonNull(nodeId, "nodeId");
         Objects.requireNonNull(senderId, "senderId");
         consumed = Collections.unmodifiableSortedSet(new TreeSet<>(consumed));
         sinkTopics = Collections.unmodifiableSortedSet(new TreeSet<>(sinkTopics));
+        if (sequenceBlock < 1) {
+            throw new IllegalArgumentException("Send sequence block must be positive; node=" + nodeId
+                    + ", sequenceBlock=" + sequenceBlock);
+        }
+    }
+
+    /** A node reserving send sequences in blocks of {@link #SEQUENCE_BLOCK}. */
+    NodeConfig(String nodeId, UUID senderId, SortedSet<Channel> consumed, SortedSet<UUID> sinkTopics) {
+        this(nodeId, senderId, consumed, sinkTopics, SEQUENCE_BLOCK);
     }
 }

@@ -72,6 +72,38 @@ interface NodeSeams {
         return baselineSeq >= 0;
     }
 
+    /**
+     * The reserved send-sequence ceiling of {@code c} after issuing {@code next} (§6.2), given the
+     * ceiling {@code reserved} held so far: unchanged while {@code next} is at or below it, else the
+     * next block, {@code next + block − 1} (at most {@link Long#MAX_VALUE}). A changed ceiling is
+     * persisted with the send that needed it.
+     */
+    default long sequenceCeiling(Channel c, long next, long reserved, int block) {
+        if (next <= reserved) {
+            return reserved;
+        }
+        long ceiling = next + (block - 1);
+        return ceiling < next ? Long.MAX_VALUE : ceiling;
+    }
+
+    /**
+     * A consumed channel's frontier derived at init (§7.1); {@code derived} is the honest one, from
+     * the queue head or else the committed position ({@code committedPosition}, −1 when none).
+     */
+    default long derivedFrontier(Channel c, long derived, long committedPosition) {
+        return derived;
+    }
+
+    /** The floor persisted for a grown input seeded at {@code seed} (§7.2 step 3); −1 persists none. */
+    default long seedFloor(Channel grown, long seed) {
+        return seed;
+    }
+
+    /** The end offsets that claim a removed input's delivered past (§7.2 step 2: the high watermark). */
+    default Optional<Map<Integer, Long>> removedInputEnds(UUID topic, BrokerOffsets broker) {
+        return broker.endOffsets(topic);
+    }
+
     /** The end offsets that seed own outputs for a declared sink (§6.4, §16.1: the high watermark). */
     default Optional<Map<Integer, Long>> sinkEnds(UUID topic, BrokerOffsets broker) {
         return broker.endOffsets(topic);

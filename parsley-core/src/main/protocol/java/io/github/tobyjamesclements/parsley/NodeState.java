@@ -16,7 +16,10 @@ import java.util.function.BiConsumer;
  * ancestry, own outputs, hold queues, known positions, send sequences and delivered-sequence marks.
  *
  * <p>Every change goes through one method that updates memory and the {@link ProtocolStore}
- * together, so a caller cannot change one and forget the other. Values the protocol says only
+ * together, so a caller cannot change one and forget the other. Two values are not written on
+ * every change: the frontier is derived at restart from the committed consumer position and the
+ * hold queue, with only a floor persisted (protocol.md §7.1), and the send sequence is bounded by
+ * a reserved ceiling written once per block (§6.2). Values the protocol says only
  * grow (a frontier, a send sequence) are checked on every change: a change that would not grow
  * one throws {@link IllegalStateException} naming the node and channel, because carrying on would
  * deliver twice or reuse a sequence number. Reads hand out read-only views or copies.
@@ -28,6 +31,8 @@ final class NodeState {
     private final String nodeId;
     private final ProtocolStore store;
     private final Map<Channel, Long> frontier;
+    /** Channels whose persisted floor records that this node delivered records there (§7.1). */
+    private final Set<Channel> delivered = new TreeSet<>();
     private final Map<Channel, VectorClock> channelClocks;
     private final VectorClock carried;
     private final VectorClock ownOutputs = new VectorClock();
@@ -36,7 +41,10 @@ final class NodeState {
     /** Per channel, a one-slot holder: the position rises with every record and is not re-boxed. */
     private final Map<Channel, long[]> positionKnown = new HashMap<>();
     private final Map<Channel, Long> sendSeq;
+    private final Map<Channel, Long> reservedSeq;
     private final Map<Channel, Long> baselineSeq;
+    private final int sequenceBlock;
+    private final NodeSeams seams;
     private final Map<SeqKey, ProtocolStore.Mark> marks;
     private final Map<Channel, Long> resumePositions = new TreeMap<>();
     private final Map<Channel, Long> frontierView;
@@ -47,19 +55,25 @@ final class NodeState {
     private Channel borrowedOn;
 
     /**
-     * Restores everything the store holds (protocol.md §7.1 steps 3-4); {@code baselineSeq} is the
-     * restored {@code sendSeq}, so sends at or below it belong to prior incarnations.
+     * Restores everything the store holds (protocol.md §7.1 steps 3-4). The store holds each
+     * destination's reserved sequence ceiling (§6.2): it is {@code baselineSeq}, so sends at or
+     * below it belong to prior incarnations, and the first send of this one is issued above it.
      *
+     * @param sequenceBlock how many sequences one persisted reservation covers
+     * @param seams the node's decisions, of which this state takes the sequence reservation
      * @throws IllegalStateException when a hold queue restores fewer entries than it claims
      * @throws CorruptClockException when a stored clock cannot be decoded
      */
-    NodeState(String nodeId, StateStore stateStore) {
+    NodeState(String nodeId, StateStore stateStore, int sequenceBlock, NodeSeams seams) {
         this.nodeId = nodeId;
         this.store = new ProtocolStore(stateStore);
-        this.frontier = store.frontiers();
+        this.frontier = store.floors(delivered);
         this.channelClocks = store.channelClocks();
         this.sendSeq = store.sendSeqs();
+        this.reservedSeq = new TreeMap<>(sendSeq);
         this.baselineSeq = Map.copyOf(sendSeq);
+        this.sequenceBlock = sequenceBlock;
+        this.seams = seams;
         this.marks = store.marks();
         this.queues = store.queues();
         this.carried = store.carried();
@@ -97,7 +111,8 @@ final class NodeState {
     }
 
     /**
-     * Raises a channel's frontier (protocol.md §2: contiguous, only grows).
+     * Raises a channel's frontier (protocol.md §2: contiguous, only grows). In memory only: a
+     * restart derives it again from the committed consumer position and the hold queue (§7.1).
      *
      * @throws IllegalStateException when {@code f} is not above the current frontier
      */
@@ -109,7 +124,37 @@ final class NodeState {
                     + " abandon the step and restart from committed state (fail closed)");
         }
         frontier.put(c, f);
-        store.putFrontier(c, f);
+    }
+
+    /**
+     * Sets a consumed channel's frontier at init from what the host committed (protocol.md §7.1):
+     * the head's offset minus one while the queue holds records, else the committed position minus
+     * one; never below the restored floor. {@code committedPosition} is null when none is committed.
+     *
+     * @throws IllegalStateException when the channel has delivered or held history but no
+     *     committed position: the group's committed offsets are gone, and refetching would
+     *     deliver that history again
+     */
+    void deriveFrontier(Channel c, Long committedPosition) {
+        HoldQueue q = queues.get(c);
+        boolean holds = q != null && !q.isEmpty();
+        if (committedPosition == null && (holds || delivered.contains(c))) {
+            throw new IllegalStateException("No committed consumer position for a channel this node delivered or"
+                    + " holds records of; node=" + nodeId + ", channel=" + c + "; the committed offsets of the"
+                    + " application's consumer group are missing (expired by offsets.retention.minutes, or deleted):"
+                    + " restore the group's offsets, or reset the application's state and offsets together (fail closed)");
+        }
+        long derived = holds ? q.head().offset() - 1
+                : committedPosition == null ? VectorClock.NOTHING : committedPosition - 1;
+        long chosen = seams.derivedFrontier(c, derived, committedPosition == null ? VectorClock.NOTHING : committedPosition);
+        if (chosen > frontier(c)) {
+            frontier.put(c, chosen);
+        }
+    }
+
+    /** Whether this node delivered records on a channel, as far as its persisted floors know. */
+    boolean deliveredOn(Channel c) {
+        return delivered.contains(c);
     }
 
     /** Remembers the highest consumer position learned on a channel (memory only, §3.5). */
@@ -202,6 +247,10 @@ final class NodeState {
         HeldEntry e = queues.get(c).pop(store);
         if (e.offset() > frontier(c)) {
             advanceFrontier(c, e.offset());
+        }
+        if (delivered.add(c)) {
+            // delivered history now exists: a restart without a committed position must fail closed
+            store.putFloor(c, frontier(c), true);
         }
         if (e.tagged()) {
             advanceMark(c, e.sender(), e.seq(), e.offset());
@@ -335,7 +384,9 @@ final class NodeState {
     // Send sequences ----------------------------------------------------------------------
 
     /**
-     * Issues the next send sequence of a destination and persists it (§6.2).
+     * Issues the next send sequence of a destination (§6.2). The store holds a reserved ceiling,
+     * not the last issued sequence: a sequence above the ceiling first reserves the next block and
+     * persists it, in the call (and so the step) that issues it.
      *
      * @throws IllegalStateException when the sequence would not grow (it overflowed)
      */
@@ -348,7 +399,12 @@ final class NodeState {
                     + " reset the application's state (fail closed)");
         }
         sendSeq.put(destination, next);
-        store.putSendSeq(destination, next);
+        long reserved = reservedSeq.getOrDefault(destination, VectorClock.NOTHING);
+        long ceiling = seams.sequenceCeiling(destination, next, reserved, sequenceBlock);
+        if (ceiling != reserved) {
+            reservedSeq.put(destination, ceiling);
+            store.putSendSeq(destination, ceiling);
+        }
         return next;
     }
 
@@ -357,7 +413,7 @@ final class NodeState {
         return Collections.unmodifiableMap(sendSeq);
     }
 
-    /** The sequence restored at init for a destination: sends at or below it are a prior incarnation's. */
+    /** The ceiling restored at init for a destination: sends at or below it are a prior incarnation's. */
     long baselineSeq(Channel c) {
         return baselineSeq.getOrDefault(c, VectorClock.NOTHING);
     }
@@ -382,6 +438,7 @@ final class NodeState {
                     + ", channel=" + gone + "; redeclare the input or perform a full reset (fail closed)");
         }
         Long f = frontier.remove(gone);
+        delivered.remove(gone);
         if (f != null && f >= 0) {
             carried.advanceTo(gone, f);
         }
@@ -406,9 +463,16 @@ final class NodeState {
         return known.offset(c);
     }
 
-    /** Starts a grown input at {@code seed}: its frontier, and where a seeking host resumes. */
+    /**
+     * Starts a grown input at {@code seed}: its frontier, persisted as its floor because no consumer
+     * position implies it (the host refetches below it, §7.3), and where a seeking host resumes.
+     */
     void seedInput(Channel grown, long seed) {
         advanceFrontier(grown, seed);
+        long floor = seams.seedFloor(grown, seed);
+        if (floor >= 0) {
+            store.putFloor(grown, floor, false);
+        }
         resumePositions.put(grown, seed + 1);
     }
 

@@ -2,6 +2,7 @@ package io.github.tobyjamesclements.parsley;
 
 import java.nio.ByteBuffer;
 import java.util.Map;
+import java.util.Set;
 import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -90,8 +91,12 @@ final class ProtocolStore {
 
     // Writes ------------------------------------------------------------------------------
 
-    void putFrontier(Channel c, long frontier) {
-        writes.put(keys.frontier(c), StoreWrites.longs(frontier), true);
+    /** A channel's frontier floor (protocol.md §7.1), and whether this node delivered records there. */
+    void putFloor(Channel c, long floor, boolean delivered) {
+        byte[] value = new byte[9];
+        StoreWrites.put(value, 0, floor);
+        value[8] = (byte) (delivered ? 1 : 0);
+        writes.put(keys.frontier(c), value, true);
     }
 
     void putChannelClock(Channel c, VectorClock clock) {
@@ -116,8 +121,8 @@ final class ProtocolStore {
         }
     }
 
-    void putSendSeq(Channel c, long seq) {
-        writes.put(keys.sendSeq(c), StoreWrites.longs(seq), true);
+    void putSendSeq(Channel c, long ceiling) {
+        writes.put(keys.sendSeq(c), StoreWrites.longs(ceiling), true);
     }
 
     void putMark(SeqKey k, Mark mark) {
@@ -168,9 +173,16 @@ final class ProtocolStore {
         return bytes == null ? new VectorClock() : ClockCodec.decode(bytes);
     }
 
-    Map<Channel, Long> frontiers() {
+    /** Every channel's frontier floor; a channel this node delivered records on is added to {@code delivered}. */
+    Map<Channel, Long> floors(Set<Channel> delivered) {
         Map<Channel, Long> out = new TreeMap<>();
-        scan("f/", (c, v) -> out.put(c, ByteBuffer.wrap(v).getLong()));
+        scan("f/", (c, v) -> {
+            ByteBuffer b = ByteBuffer.wrap(v);
+            out.put(c, b.getLong());
+            if (b.get() == 1) {
+                delivered.add(c);
+            }
+        });
         return out;
     }
 

@@ -1,6 +1,7 @@
 package io.github.tobyjamesclements.parsley;
 
 import java.util.Map;
+import java.util.Optional;
 import java.util.SortedSet;
 import java.util.TreeSet;
 import java.util.UUID;
@@ -19,11 +20,16 @@ final class Rescope {
     private Rescope() {
     }
 
-    static void apply(NodeConfig config, NodeState state, BrokerOffsets broker, ProtocolStore.Scope recorded) {
+    static void apply(NodeConfig config, NodeState state, BrokerOffsets broker, NodeSeams seams,
+            ProtocolStore.Scope recorded) {
         healFormerSinks(config, state, broker, recorded.sinks());
         for (Channel gone : difference(recorded.consumed(), config.consumed())) {
+            boolean delivered = state.deliveredOn(gone);
             Long f = state.retireInput(gone);
-            log.info("Input removed from scope; node={}, channel={}, carriedFrontier={}", config.nodeId(), gone, f);
+            if (delivered) {
+                healRemovedInput(state, seams.removedInputEnds(gone.topicId(), broker), gone);
+            }
+            log.info("Input removed from scope; node={}, channel={}, carriedFloor={}", config.nodeId(), gone, f);
         }
         for (Channel grown : difference(config.consumed(), recorded.consumed())) {
             grow(config, state, grown);
@@ -44,6 +50,21 @@ final class Rescope {
             state.carry(sent);
             log.info("Former sink healed into carried ancestry; node={}, topic={}, partitions={}",
                     config.nodeId(), topic, ends.size());
+        }
+    }
+
+    /**
+     * A removed input's frontier is not persisted and no longer derivable (its position is not
+     * the new scope's), so what this node delivered there is claimed at the channel's high
+     * watermark minus one, an appended offset at or above it (§7.2 step 2); a topic proven gone
+     * yields nothing.
+     */
+    private static void healRemovedInput(NodeState state, Optional<Map<Integer, Long>> ends, Channel gone) {
+        Long end = ends.orElse(Map.of()).get(gone.partition());
+        if (end != null && end > 0) {
+            VectorClock delivered = new VectorClock();
+            delivered.advanceTo(gone, end - 1);
+            state.carry(delivered);
         }
     }
 

@@ -155,7 +155,7 @@ final class StoreWrites {
         return out;
     }
 
-    private static void put(byte[] b, int at, long v) {
+    static void put(byte[] b, int at, long v) {
         for (int i = 0; i < 8; i++) {
             b[at + i] = (byte) (v >>> (56 - 8 * i));
         }

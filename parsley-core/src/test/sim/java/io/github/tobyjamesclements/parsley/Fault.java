@@ -1,5 +1,7 @@
 package io.github.tobyjamesclements.parsley;
 
+import java.util.Map;
+
 /**
  * A planted fault, installed on a {@link SimWorld} as a strategy (style.md rule 12). The defaults
  * are the honest protocol and the honest host; a fault overrides one decision: how nodes are built
@@ -19,8 +21,9 @@ interface Fault {
     String name();
 
     /** Builds the node of one incarnation (full init path, H5). */
-    default CausalNode newNode(NodeConfig config, StateStore store, BrokerOffsets offsets) {
-        return new CausalNode(config, store, offsets);
+    default CausalNode newNode(NodeConfig config, StateStore store, BrokerOffsets offsets,
+            Map<Channel, Long> committed) {
+        return new CausalNode(config, store, offsets, committed);
     }
 
     /** A crash aborts the step: its staged store writes are discarded (H3). */

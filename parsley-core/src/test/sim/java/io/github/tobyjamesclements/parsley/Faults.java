@@ -25,7 +25,7 @@ final class Faults {
     /** Builds the node of a protocol fault. */
     @FunctionalInterface
     interface NodeFactory {
-        CausalNode create(NodeConfig config, StateStore store, BrokerOffsets offsets);
+        CausalNode create(NodeConfig config, StateStore store, BrokerOffsets offsets, Map<Channel, Long> committed);
     }
 
     static Fault protocol(String name, NodeFactory factory) {
@@ -36,15 +36,16 @@ final class Faults {
             }
 
             @Override
-            public CausalNode newNode(NodeConfig config, StateStore store, BrokerOffsets offsets) {
-                return factory.create(config, store, offsets);
+            public CausalNode newNode(NodeConfig config, StateStore store, BrokerOffsets offsets,
+                    Map<Channel, Long> committed) {
+                return factory.create(config, store, offsets, committed);
             }
         };
     }
 
     /** A protocol fault whose seams are built afresh for every node, so a seam may keep per-node state. */
     static Fault seamed(String name, Supplier<NodeSeams> seams) {
-        return protocol(name, (config, store, offsets) -> new CausalNode(config, store, offsets, seams.get()));
+        return protocol(name, (config, store, offsets, committed) -> new CausalNode(config, store, offsets, committed, seams.get()));
     }
 
     // Protocol faults ------------------------------------------------------------------------------
@@ -82,14 +83,15 @@ final class Faults {
 
     /** §16.2 reverted: a former sink is not resolved (no heal) once it is no longer declared. */
     static final Fault DROP_FORMER_SINK_HEAL = protocol("drop the former-sink heal (16.2 reverted)",
-            (config, store, offsets) -> new CausalNode(config, store, new DeclaredSinksOnly(config, offsets)));
+            (config, store, offsets, committed) -> new CausalNode(config, store, new DeclaredSinksOnly(config, offsets),
+                    committed));
 
     /**
      * "Unresolvable topics keep their claims" reverted: a sweep takes a topic it cannot see for a
      * deleted one and drops every claim on it, as the catalog did before it proved absence by name.
      */
     static final Fault UNSEEN_TOPIC_TAKEN_FOR_DELETED = protocol("unseen topic taken for deleted",
-            (config, store, offsets) -> new CausalNode(config, store, new UnseenAsAbsent(offsets)));
+            (config, store, offsets, committed) -> new CausalNode(config, store, new UnseenAsAbsent(offsets), committed));
 
     /**
      * §6.1's destination rule applied to the topic instead of the channel: a stamp for one partition
@@ -110,7 +112,7 @@ final class Faults {
      * node's own sequence claims on every channel, so its earlier sends elsewhere go unclaimed.
      */
     static final Fault DROP_OWN_SEQUENCE_CLAIMS = protocol("drop own sequence claims on every channel",
-            (config, store, offsets) -> new CausalNode(config, store, offsets, new NodeSeams() {
+            (config, store, offsets, committed) -> new CausalNode(config, store, offsets, committed, new NodeSeams() {
                 @Override
                 public void dropImplied(VectorClock stamp, Channel destination) {
                     NodeSeams.super.dropImplied(stamp, destination);
@@ -129,6 +131,66 @@ final class Faults {
                 @Override
                 public boolean seedsOwnOutput(Channel c, long baselineSeq) {
                     return baselineSeq > 0;
+                }
+            });
+
+    /**
+     * §6.2's reservation never persisted: sequences are issued from memory and no ceiling reaches
+     * the store, so a restart issues from 0 again (reusing committed sequences) and seeds nothing.
+     */
+    static final Fault SEQUENCE_CEILING_NEVER_PERSISTED = seamed("send-sequence ceiling never persisted",
+            () -> new NodeSeams() {
+                @Override
+                public long sequenceCeiling(Channel c, long next, long reserved, int block) {
+                    return reserved;
+                }
+            });
+
+    /**
+     * §6.2's reservation off by one: the sequence right above the ceiling is issued inside the old
+     * block, so a restart after it committed issues that sequence a second time.
+     */
+    static final Fault SEQUENCE_CEILING_OFF_BY_ONE = seamed("send sequence above the ceiling issued unreserved",
+            () -> new NodeSeams() {
+                @Override
+                public long sequenceCeiling(Channel c, long next, long reserved, int block) {
+                    return reserved >= 0 && next == reserved + 1 ? reserved
+                            : NodeSeams.super.sequenceCeiling(c, next, reserved, block);
+                }
+            });
+
+    /**
+     * §7.1's derived frontier ignoring the hold queue: a restart takes the committed position minus
+     * one even while records are held, so the frontier passes them.
+     */
+    static final Fault DERIVE_IGNORING_HOLD_QUEUE = seamed("derived frontier ignores the hold queue",
+            () -> new NodeSeams() {
+                @Override
+                public long derivedFrontier(Channel c, long derived, long committedPosition) {
+                    return Math.max(derived, committedPosition - 1);
+                }
+            });
+
+    /**
+     * §7.2 step 3 without its floor: a grown input's seed lives in memory only, so a restart
+     * before the refetched prefix passes it delivers that prefix again.
+     */
+    static final Fault NO_SEED_FLOOR = seamed("grown input's seed not persisted as a floor", () -> new NodeSeams() {
+        @Override
+        public long seedFloor(Channel grown, long seed) {
+            return VectorClock.NOTHING;
+        }
+    });
+
+    /**
+     * §7.2 step 2 with only the persisted floor: a removed input's delivered past is carried at its
+     * floor (the first delivery), not at an offset that covers everything it delivered.
+     */
+    static final Fault REMOVED_INPUT_CARRIED_AT_FLOOR = seamed("removed input carried at its floor only",
+            () -> new NodeSeams() {
+                @Override
+                public Optional<Map<Integer, Long>> removedInputEnds(UUID topic, BrokerOffsets broker) {
+                    return Optional.empty();
                 }
             });
 
@@ -233,7 +295,8 @@ final class Faults {
                 STAMP_BEFORE_PARTITIONING, SKIP_OWN_OUTPUTS_SEED, LSO_SEED, TRUNCATE_ABOVE_BOUND, OUT_OF_FIFO,
                 DROP_FORMER_SINK_HEAL, POSITION_ZERO_MEANS_NOTHING, UNSEEN_TOPIC_TAKEN_FOR_DELETED,
                 DEAD_LETTER_OUTSIDE_STEP, DEAD_LETTER_DROPPED, DROP_CLAIMS_ON_DESTINATION_TOPIC,
-                DROP_OWN_SEQUENCE_CLAIMS, SEED_ONLY_AFTER_TWO_SENDS);
+                DROP_OWN_SEQUENCE_CLAIMS, SEED_ONLY_AFTER_TWO_SENDS, SEQUENCE_CEILING_NEVER_PERSISTED,
+                SEQUENCE_CEILING_OFF_BY_ONE, DERIVE_IGNORING_HOLD_QUEUE, NO_SEED_FLOOR, REMOVED_INPUT_CARRIED_AT_FLOOR);
     }
 
     // Seams -------------------------------------------------------------------------------------

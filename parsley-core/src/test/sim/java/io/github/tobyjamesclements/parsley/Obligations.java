@@ -16,7 +16,7 @@ final class Obligations {
 
     static List<Invariant> invariants() {
         return List.of(new KnownRecord(), new NoDuplicate(), new ChannelFifo(), new CausalDelivery(),
-                new StampNamesAppendedOffsets(), new ContiguousFrontier(), new PoisonOnly());
+                new StampNamesAppendedOffsets(), new ContiguousFrontier(), new PoisonOnly(), new AtOrAboveBaseline());
     }
 
     static List<Validation> validations() {
@@ -39,6 +39,22 @@ final class Obligations {
         @Override
         public void onDeadLetter(Oracle oracle, Oracle.Judged d, boolean gated) {
             onDelivery(oracle, d);
+        }
+    }
+
+    /**
+     * S8: a node never delivers below its baseline of the channel (its first position there, or a
+     * grown input's resume position): that history was skipped, and re-entering it delivers past
+     * the node already has, as its own or carried.
+     */
+    static final class AtOrAboveBaseline implements Invariant {
+        @Override
+        public void onDelivery(Oracle oracle, Oracle.Judged d) {
+            Long base = d.actor().working.baselines.get(d.channel());
+            if (base != null && d.offset() < base) {
+                throw new SimViolation("BELOW BASELINE", "node=" + d.actor().name + " delivered " + d.channel() + "/"
+                        + d.offset() + " below its baseline " + base);
+            }
         }
     }
 

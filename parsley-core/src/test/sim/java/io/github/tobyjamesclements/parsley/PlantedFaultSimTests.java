@@ -58,7 +58,15 @@ class PlantedFaultSimTests {
                 plant(Faults.DROP_OWN_SEQUENCE_CLAIMS, MultiPartitionSinkSimTests.class,
                         MultiPartitionSinkSimTests.MULTI_PARTITION),
                 plant(Faults.SEED_ONLY_AFTER_TWO_SENDS, CrashRecoverySimTests.class,
-                        CrashRecoverySimTests.CRASH_CHAIN));
+                        CrashRecoverySimTests.CRASH_CHAIN),
+                plant(Faults.SEQUENCE_CEILING_NEVER_PERSISTED, CrashRecoverySimTests.class,
+                        CrashRecoverySimTests.RESTARTING_WRITER),
+                plant(Faults.SEQUENCE_CEILING_OFF_BY_ONE, CrashRecoverySimTests.class,
+                        CrashRecoverySimTests.RESTARTING_WRITER),
+                plant(Faults.DERIVE_IGNORING_HOLD_QUEUE, FanOutSimTests.class, FanOutSimTests.FAN_OUT),
+                plant(Faults.NO_SEED_FLOOR, ScopeChangeSimTests.class, ScopeChangeSimTests.READDED_INPUT),
+                plant(Faults.REMOVED_INPUT_CARRIED_AT_FLOOR, ScopeChangeSimTests.class,
+                        ScopeChangeSimTests.READDED_INPUT));
     }
 
     private static Arguments plant(Fault fault, Class<?> family, Scenario scenario) {

@@ -31,6 +31,7 @@ final class SimCatalogue {
                 new Entry(TruncationSimTests.class, TruncationSimTests.MID_HISTORY),
                 new Entry(LogStartStabilitySimTests.class, LogStartStabilitySimTests.FULL_RETENTION),
                 new Entry(ScopeChangeSimTests.class, ScopeChangeSimTests.SHRINK_GROW),
+                new Entry(ScopeChangeSimTests.class, ScopeChangeSimTests.READDED_INPUT),
                 new Entry(WideSoakSimTests.class, WideSoakSimTests.WIDE),
                 new Entry(HighWatermarkSeedSimTests.class, HighWatermarkSeedSimTests.OPEN_SIBLING),
                 new Entry(FormerSinkSimTests.class, FormerSinkSimTests.DROPPED_SINK),

@@ -75,8 +75,15 @@ final class SimNode {
         }
     }
 
+    /**
+     * Send-sequence reservation blocks (protocol.md §6.2), one per node from the seed: small blocks
+     * make ceilings pass often within a world, the production block reserves once per channel.
+     */
+    private static final int[] SEQUENCE_BLOCKS = {1, 2, 3, NodeConfig.SEQUENCE_BLOCK};
+
     final String name;
     final UUID senderId;
+    private final int sequenceBlock;
     private final SimWorld world;
     private final SplittableRandom rng;
     private final List<Declaration> declarations;
@@ -122,6 +129,7 @@ final class SimNode {
         this.world = b.world;
         this.name = b.name;
         this.senderId = Senders.of("parsley-sim", b.name, 0);
+        this.sequenceBlock = SEQUENCE_BLOCKS[Math.floorMod(b.world.mix(b.name.hashCode(), 62), SEQUENCE_BLOCKS.length)];
         this.rng = b.world.split();
         this.declarations = List.copyOf(b.declarations);
         this.startAt = b.startAt;
@@ -247,8 +255,8 @@ final class SimNode {
         Declaration d = declaration();
         store = new SimStore(task == null ? committedStore
                 : task.store(world.fault().protocolStore(name, task.name)));
-        NodeConfig config = new NodeConfig(name, senderId, d.consumed(), d.sinks());
-        node = world.fault().newNode(config, store, offsets());
+        NodeConfig config = new NodeConfig(name, senderId, d.consumed(), d.sinks(), sequenceBlock);
+        node = world.fault().newNode(config, store, offsets(), new TreeMap<>(committedPositions));
         status = Status.UP;
         incarnations++;
         sendsThisIncarnation = 0;
@@ -645,6 +653,11 @@ final class SimNode {
             }
         }
         return true;
+    }
+
+    /** Up, with nothing uncommitted: a crash now restarts from exactly what was just committed. */
+    boolean committedClean() {
+        return status == Status.UP && !dirty;
     }
 
     boolean redeployed() {

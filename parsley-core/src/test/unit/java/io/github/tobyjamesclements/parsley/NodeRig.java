@@ -3,7 +3,9 @@ package io.github.tobyjamesclements.parsley;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.UUID;
 import org.assertj.core.groups.Tuple;
@@ -43,6 +45,11 @@ final class NodeRig {
     private final Set<UUID> sinks = new TreeSet<>();
     private UUID sender = SELF;
     private String nodeId = "stage-task-0_0";
+    private final Map<Channel, Long> committed = new TreeMap<>();
+    private CausalNode last;
+    private Set<Channel> lastConsumed = Set.of();
+    /** Every send persists its sequence, so the worked examples of protocol.md count as written there. */
+    private int sequenceBlock = 1;
 
     /** Replaces the declared inputs (a changed declaration takes effect at the next start). */
     NodeRig consumes(Channel... channels) {
@@ -68,18 +75,51 @@ final class NodeRig {
         return this;
     }
 
+    /** Reserves send sequences in blocks of {@code block} (1, the default here, persists every send). */
+    NodeRig sequenceBlock(int block) {
+        this.sequenceBlock = block;
+        return this;
+    }
+
     NodeRig nodeId(String id) {
         this.nodeId = id;
         return this;
     }
 
     NodeConfig config() {
-        return new NodeConfig(nodeId, sender, new TreeSet<>(consumed), new TreeSet<>(sinks));
+        return new NodeConfig(nodeId, sender, new TreeSet<>(consumed), new TreeSet<>(sinks), sequenceBlock);
     }
 
-    /** Constructs a node over the committed store: the first start, or a restart. */
+    /**
+     * Constructs a node over the committed store: the first start, or a restart. The previous
+     * node's consumer positions count as committed with its store: every channel's position is one
+     * past what it received (or its frontier), as a host committing after its last call would have.
+     */
     CausalNode start() {
-        return new CausalNode(config(), store, broker);
+        if (last != null) {
+            for (Channel c : lastConsumed) {
+                long through = last.receivedThrough(c);
+                if (through >= 0) {
+                    committed.merge(c, through + 1, Math::max);
+                }
+            }
+        }
+        last = new CausalNode(config(), store, broker, committed);
+        lastConsumed = Set.copyOf(consumed);
+        return last;
+    }
+
+    /** Sets the committed position of a channel, as a host would hand it to the next start. */
+    NodeRig committed(Channel c, long position) {
+        committed.put(c, position);
+        return this;
+    }
+
+    /** Forgets every committed position: the consumer group's offsets are gone. */
+    NodeRig offsetsLost() {
+        committed.clear();
+        last = null;
+        return this;
     }
 
     // Factories ---------------------------------------------------------------------------

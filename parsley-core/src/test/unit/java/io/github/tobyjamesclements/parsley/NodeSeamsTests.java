@@ -9,6 +9,7 @@ import static io.github.tobyjamesclements.parsley.NodeRig.coordinates;
 import static io.github.tobyjamesclements.parsley.NodeRig.record;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -21,14 +22,14 @@ class NodeSeamsTests {
     private final NodeRig rig = new NodeRig().consumes(C, D);
 
     private CausalNode start(NodeSeams seams) {
-        return new CausalNode(rig.config(), rig.store, rig.broker, seams);
+        return new CausalNode(rig.config(), rig.store, rig.broker, Map.of(), seams);
     }
 
     @Test
     void refusedPositionIsNotRememberedForTheDrain() {
         CausalNode honest = rig.start();
         CausalNode refusing = new CausalNode(new NodeRig().consumes(C, D).config(), new TestStateStore(),
-                new TestBrokerOffsets(), new Faults.DropRememberedPositions());
+                new TestBrokerOffsets(), Map.of(), new Faults.DropRememberedPositions());
         for (CausalNode node : new CausalNode[] {honest, refusing}) {
             node.onRecord(record(C, 0, clock().advanceTo(D, 0)));
             node.positionAdvance(C, 5);

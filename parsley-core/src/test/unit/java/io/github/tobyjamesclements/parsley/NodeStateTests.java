@@ -29,7 +29,7 @@ class NodeStateTests {
     private final NodeState state = open();
 
     private NodeState open() {
-        NodeState s = new NodeState("stage-task-0_0", store);
+        NodeState s = new NodeState("stage-task-0_0", store, 4, NodeSeams.NONE);
         s.openInput(C);
         s.openInput(D);
         return s;
@@ -44,7 +44,7 @@ class NodeStateTests {
     // Frontier ----------------------------------------------------------------------------
 
     @Test
-    void frontierGrowsInMemoryAndStoreTogether() {
+    void frontierGrowsInMemoryOnlyAndARestartDerivesItFromTheCommittedPosition() {
         assertThat(state.frontier(C)).isEqualTo(VectorClock.NOTHING);
 
         state.advanceFrontier(C, 0);
@@ -52,7 +52,11 @@ class NodeStateTests {
 
         assertThat(state.frontier(C)).isEqualTo(4);
         assertThat(state.frontiers()).containsExactly(Map.entry(C, 4L));
-        assertThat(restored().frontiers()).containsExactly(Map.entry(C, 4L));
+        NodeState restarted = restored();
+        assertThat(restarted.frontiers()).as("not persisted").isEmpty();
+        restarted.deriveFrontier(C, 5L);
+        restarted.deriveFrontier(D, null);
+        assertThat(restarted.frontiers()).containsExactly(Map.entry(C, 4L));
     }
 
     @Test
@@ -63,7 +67,66 @@ class NodeStateTests {
                 .hasMessageContaining("Frontier would not grow").hasMessageContaining("channel=" + C)
                 .hasMessageContaining("node=stage-task-0_0").hasMessageContaining("frontier=4, proposed=4");
         assertThatThrownBy(() -> state.advanceFrontier(C, 2)).hasMessageContaining("proposed=2");
-        assertThat(restored().frontier(C)).isEqualTo(4);
+        assertThat(state.frontier(C)).isEqualTo(4);
+    }
+
+    @Test
+    void whileTheQueueHoldsRecordsTheDerivedFrontierIsTheHeadMinusOneWhateverThePosition() {
+        state.hold(C, HeldEntry.of(record(C, 7)));
+        state.hold(C, HeldEntry.of(record(C, 9)));
+        NodeState restarted = restored();
+
+        restarted.deriveFrontier(C, 20L);
+
+        assertThat(restarted.frontier(C)).as("records 7 and 9 are held: the position passes them").isEqualTo(6);
+    }
+
+    @Test
+    void aGrownInputsSeedIsAFloorNoCommittedPositionLowersNorIsRequiredFor() {
+        state.seedInput(C, 9);
+        NodeState restarted = restored();
+
+        restarted.deriveFrontier(C, 3L);
+        assertThat(restarted.frontier(C)).as("the refetched prefix stays below the seed").isEqualTo(9);
+        NodeState again = open();
+        again.deriveFrontier(C, null);
+        assertThat(again.frontier(C)).isEqualTo(9);
+        again.deriveFrontier(D, 12L);
+        assertThat(again.frontier(D)).isEqualTo(11);
+    }
+
+    @Test
+    void theFirstDeliveryOnAChannelWritesItsFloorOnceAndLaterOnesWriteNone() {
+        state.hold(C, HeldEntry.of(record(C, 3)));
+        state.hold(C, HeldEntry.of(record(C, 4)));
+        state.deliverHead(C);
+        state.flush();
+        assertThat(store.writes()).contains("put " + ProtocolStore.frontierKey(C));
+        store.writes().clear();
+
+        state.deliverHead(C);
+        state.flush();
+
+        assertThat(store.writes()).doesNotContain("put " + ProtocolStore.frontierKey(C));
+        assertThat(open().deliveredOn(C)).isTrue();
+        assertThat(open().deliveredOn(D)).isFalse();
+    }
+
+    @Test
+    void deliveredOrHeldHistoryWithoutACommittedPositionFailsClosedNamingTheWayOut() {
+        state.hold(C, HeldEntry.of(record(C, 3)));
+        state.deliverHead(C);
+        state.hold(D, HeldEntry.of(record(D, 0)));
+        NodeState restarted = restored();
+
+        for (var c : List.of(C, D)) {
+            assertThatThrownBy(() -> restarted.deriveFrontier(c, null)).isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("No committed consumer position").hasMessageContaining("channel=" + c)
+                    .hasMessageContaining("node=stage-task-0_0").hasMessageContaining("offsets.retention.minutes")
+                    .hasMessageContaining("reset the application's state and offsets together");
+        }
+        restarted.deriveFrontier(C, 4L);
+        assertThat(restarted.frontier(C)).isEqualTo(3);
     }
 
     @Test
@@ -220,17 +283,61 @@ class NodeStateTests {
     // Send sequences ----------------------------------------------------------------------
 
     @Test
-    void sendSequencesStartAtZeroGrowByOneAndAreTheNextIncarnationsBaseline() {
+    void sendSequencesStartAtZeroGrowByOneAndTheReservedCeilingIsTheNextIncarnationsBaseline() {
         assertThat(state.issueSendSeq(S0)).isZero();
         assertThat(state.issueSendSeq(S0)).isEqualTo(1);
         assertThat(state.baselineSeq(S0)).isEqualTo(VectorClock.NOTHING);
 
         NodeState restarted = restored();
 
-        assertThat(restarted.sendSeqs()).containsExactly(Map.entry(S0, 1L));
-        assertThat(restarted.baselineSeq(S0)).isEqualTo(1);
-        assertThat(restarted.baselineSeqs()).containsExactly(Map.entry(S0, 1L));
-        assertThat(restarted.issueSendSeq(S0)).isEqualTo(2);
+        assertThat(restarted.sendSeqs()).as("the block 0-3 was reserved").containsExactly(Map.entry(S0, 3L));
+        assertThat(restarted.baselineSeq(S0)).isEqualTo(3);
+        assertThat(restarted.baselineSeqs()).containsExactly(Map.entry(S0, 3L));
+        assertThat(restarted.issueSendSeq(S0)).as("above every sequence the block let it issue").isEqualTo(4);
+    }
+
+    @Test
+    void theCeilingIsWrittenOnlyWhenASequencePassesIt() {
+        state.issueSendSeq(S0);
+        state.flush();
+        assertThat(NodeRig.longValue(store.get(ProtocolStore.sendSeqKey(S0)))).isEqualTo(3);
+        store.writes().clear();
+
+        for (int i = 1; i <= 3; i++) {
+            state.issueSendSeq(S0);
+            state.flush();
+        }
+        assertThat(store.writes()).as("sequences 1-3 are inside the reserved block").isEmpty();
+
+        assertThat(state.issueSendSeq(S0)).isEqualTo(4);
+        state.flush();
+        assertThat(store.writes()).containsExactly("put " + ProtocolStore.sendSeqKey(S0));
+        assertThat(NodeRig.longValue(store.get(ProtocolStore.sendSeqKey(S0)))).isEqualTo(7);
+        assertThat(open().issueSendSeq(S0)).isEqualTo(8);
+    }
+
+    @Test
+    void anUnflushedReservationIsNotRestoredSoTheNextIncarnationIssuesAboveTheLastPersistedCeiling() {
+        state.issueSendSeq(S0);
+        state.flush();
+        for (int i = 1; i <= 4; i++) {
+            state.issueSendSeq(S0);
+        }
+
+        NodeState restarted = open();
+
+        assertThat(restarted.baselineSeq(S0)).as("sequence 4 and its reservation aborted together").isEqualTo(3);
+        assertThat(restarted.issueSendSeq(S0)).isEqualTo(4);
+    }
+
+    @Test
+    void aReservationNearTheEndOfTheSequenceSpaceStopsAtItsLastValue() {
+        store.put(ProtocolStore.sendSeqKey(S0), ByteBuffer.allocate(8).putLong(Long.MAX_VALUE - 2).array());
+        NodeState restarted = open();
+
+        assertThat(restarted.issueSendSeq(S0)).isEqualTo(Long.MAX_VALUE - 1);
+        restarted.flush();
+        assertThat(NodeRig.longValue(store.get(ProtocolStore.sendSeqKey(S0)))).isEqualTo(Long.MAX_VALUE);
     }
 
     @Test

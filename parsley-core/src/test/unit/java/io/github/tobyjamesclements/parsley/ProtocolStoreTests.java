@@ -249,7 +249,7 @@ class ProtocolStoreTests {
         TestStateStore raw = new TestStateStore();
         ProtocolStore store = new ProtocolStore(raw);
 
-        store.putFrontier(C, 5);
+        store.putFloor(C, 5, true);
         store.putEntry(C, 0, entry(5));
 
         assertThat(raw.writes()).isEmpty();
@@ -336,17 +336,17 @@ class ProtocolStoreTests {
         TestStateStore raw = new TestStateStore();
         ProtocolStore store = new ProtocolStore(raw);
 
-        store.putFrontier(C, 1);
+        store.putFloor(C, 1, true);
         store.putSendSeq(C, 1);
-        store.putFrontier(C, 2);
+        store.putFloor(C, 2, true);
         store.putSendSeq(C, 2);
-        store.putFrontier(C, 3);
+        store.putFloor(C, 3, true);
         store.putCarried(new VectorClock());
         store.putCarried(new VectorClock().advanceTo(C, 42));
         store.flush();
 
         assertThat(raw.writes()).containsExactlyInAnyOrder("put f/" + C_KEY, "put sq/" + C_KEY, "put ca");
-        assertThat(raw.get("f/" + C_KEY)).isEqualTo(hex("0000000000000003"));
+        assertThat(raw.get("f/" + C_KEY)).isEqualTo(hex("000000000000000301"));
         assertThat(raw.get("sq/" + C_KEY)).isEqualTo(hex("0000000000000002"));
         assertThat(raw.get("ca")).isEqualTo(ClockCodecTests.ONE_OFFSET.bytes());
     }
@@ -355,7 +355,7 @@ class ProtocolStoreTests {
     void flushWritesNothingWhenNothingChanged() {
         TestStateStore raw = new TestStateStore();
         ProtocolStore store = new ProtocolStore(raw);
-        store.putFrontier(C, 1);
+        store.putFloor(C, 1, true);
         store.flush();
         raw.writes().clear();
 
@@ -368,11 +368,11 @@ class ProtocolStoreTests {
     void deletingAKeyRewrittenInTheSameFlushStillDeletesItFromTheStore() {
         TestStateStore raw = new TestStateStore();
         ProtocolStore store = new ProtocolStore(raw);
-        store.putFrontier(C, 1);
+        store.putFloor(C, 1, true);
         store.putChannelClock(C, new VectorClock());
         store.flush();
 
-        store.putFrontier(C, 2);
+        store.putFloor(C, 2, true);
         store.deleteInput(C, List.of(new SeqKey(C, S1)));
         store.flush();
 
@@ -385,7 +385,7 @@ class ProtocolStoreTests {
     void discardDropsUnflushedWrites() {
         TestStateStore raw = new TestStateStore();
         ProtocolStore store = new ProtocolStore(raw);
-        store.putFrontier(C, 1);
+        store.putFloor(C, 1, true);
         store.putEntry(C, 0, entry(1));
 
         store.discard();

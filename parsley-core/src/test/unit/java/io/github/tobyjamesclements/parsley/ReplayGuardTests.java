@@ -3,6 +3,7 @@ package io.github.tobyjamesclements.parsley;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
+import java.util.Map;
 import java.util.TreeSet;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
@@ -21,7 +22,7 @@ class ReplayGuardTests {
 
     private CausalNode node() {
         NodeConfig config = new NodeConfig("n", new UUID(9, 9), new TreeSet<>(List.of(c, d)), new TreeSet<>());
-        return new CausalNode(config, new TestStateStore(), new TestBrokerOffsets());
+        return new CausalNode(config, new TestStateStore(), new TestBrokerOffsets(), Map.of());
     }
 
     @Test

@@ -130,7 +130,7 @@ class RescopeTests {
     void declaredSinkThatCannotBeResolvedFailsInit() {
         NodeConfig config = rig.config();
 
-        assertThatThrownBy(() -> new CausalNode(config, new TestStateStore(), new TestBrokerOffsets()))
+        assertThatThrownBy(() -> new CausalNode(config, new TestStateStore(), new TestBrokerOffsets(), Map.of()))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageStartingWith("Cannot resolve sink end offsets; node=stage-task-0_0, topic=" + TOPIC_S);
     }

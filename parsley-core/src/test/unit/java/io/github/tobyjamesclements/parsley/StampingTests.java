@@ -182,6 +182,27 @@ class StampingTests {
     }
 
     @Test
+    void aRestartIssuesAboveTheReservedCeilingAndClaimsInSequenceSpaceOnlyWhatThisIncarnationSent() {
+        rig.sequenceBlock(NodeConfig.SEQUENCE_BLOCK);
+        CausalNode first = rig.start();
+        first.prepareSend(S0);
+        first.prepareSend(S0);
+        first.prepareSend(T0);
+        rig.broker.end(S0, 3).end(T0, 2);
+
+        CausalNode restarted = rig.start();
+        SendStamp s = restarted.prepareSend(S0);
+        SendStamp t = restarted.prepareSend(T0);
+
+        assertThat(restarted.state().baselineSeqs()).containsOnly(Map.entry(S0, 1023L), Map.entry(T0, 1023L));
+        assertThat(s.seq()).as("the gap above the reserved block").isEqualTo(1024);
+        assertThat(s.clock()).as("prior sends are claimed by the seed").isEqualTo(clock().advanceTo(T0, 1));
+        assertThat(t.seq()).isEqualTo(1024);
+        assertThat(t.clock()).isEqualTo(clock().advanceTo(S0, 2).advanceSeq(seq(S0, SELF), 1024));
+        assertThat(NodeRig.longValue(rig.store.get(ProtocolStore.sendSeqKey(S0)))).isEqualTo(2047);
+    }
+
+    @Test
     void sendToANullDestinationFails() {
         CausalNode node = rig.start();
 

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -36,6 +37,7 @@ class StoreWritesModelTests {
         TestStateStore raw = new TestStateStore();
         ProtocolStore store = new ProtocolStore(raw);
         Map<Channel, Long> frontiers = new TreeMap<>();
+        Set<Channel> delivered = new TreeSet<>();
         Map<SeqKey, ProtocolStore.Mark> marks = new TreeMap<>();
         Map<Channel, VectorClock> clocks = new TreeMap<>();
         Map<Channel, HoldQueue> queues = new TreeMap<>();
@@ -54,8 +56,14 @@ class StoreWritesModelTests {
                 switch (random.nextInt(5)) {
                     case 0 -> {
                         long f = frontiers.getOrDefault(c, -1L) + 1 + random.nextInt(3);
+                        boolean deliveredThere = random.nextBoolean();
                         frontiers.put(c, f);
-                        store.putFrontier(c, f);
+                        if (deliveredThere) {
+                            delivered.add(c);
+                        } else {
+                            delivered.remove(c);
+                        }
+                        store.putFloor(c, f, deliveredThere);
                     }
                     case 1 -> {
                         ProtocolStore.Mark m = new ProtocolStore.Mark(random.nextInt(50), random.nextInt(50));
@@ -83,7 +91,9 @@ class StoreWritesModelTests {
             store.flush();
             assertThat(raw.writes()).as(at + " each key written once per call").doesNotHaveDuplicates();
             ProtocolStore restored = new ProtocolStore(raw);
-            assertThat(restored.frontiers()).as(at + " frontiers").isEqualTo(frontiers);
+            Set<Channel> deliveredBack = new TreeSet<>();
+            assertThat(restored.floors(deliveredBack)).as(at + " floors").isEqualTo(frontiers);
+            assertThat(deliveredBack).as(at + " delivered flags").isEqualTo(delivered);
             assertThat(restored.marks()).as(at + " marks").isEqualTo(marks);
             clocks.forEach((c, cc) -> assertThat(restored.channelClocks().getOrDefault(c, new VectorClock()))
                     .as(at + " channel clock " + c).isEqualTo(cc));
