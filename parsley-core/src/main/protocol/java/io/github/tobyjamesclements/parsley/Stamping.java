@@ -30,7 +30,7 @@ final class Stamping {
             SeqKey k = claim.getKey();
             long s = claim.getValue();
             if (k.sender().equals(self)) {
-                normalizeOwn(stamp, state, k, s);
+                normalizeOwn(stamp, state, k);
                 changed++;
             } else {
                 ProtocolStore.Mark mark = state.mark(k);
@@ -56,15 +56,14 @@ final class Stamping {
     }
 
     /**
-     * An echo of this sender's own claim: a prior incarnation's is covered by the end-offset seed
-     * (or a former sink's heal); this incarnation's is dominated by the fresh self-claim added next.
+     * An echo of this sender's own claim becomes the offset claim that covers it: a prior
+     * incarnation's send is covered by the end-offset seed (or a former sink's heal). This
+     * incarnation's sends need no case of their own: the offset claim written here is one the stamp
+     * already holds (own outputs and carried ancestry are part of its base), and
+     * {@link #claimOwnSends} then claims them again by sequence, at the latest one issued.
      */
-    private static void normalizeOwn(VectorClock stamp, NodeState state, SeqKey k, long s) {
+    private static void normalizeOwn(VectorClock stamp, NodeState state, SeqKey k) {
         Channel c = k.channel();
-        if (s > state.baselineSeq(c)) {
-            stamp.removeSeq(k);
-            return;
-        }
         long covered = state.ownOutput(c);
         if (covered == VectorClock.NOTHING) {
             covered = state.carried(c);
