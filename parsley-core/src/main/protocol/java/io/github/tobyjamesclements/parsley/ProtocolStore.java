@@ -41,11 +41,6 @@ final class ProtocolStore {
         writes.flush(keys);
     }
 
-    /** Drops unflushed writes: the step that made them is being abandoned. */
-    void discard() {
-        writes.discard();
-    }
-
     // Keys --------------------------------------------------------------------------------
 
     static String frontierKey(Channel c) {
@@ -83,7 +78,7 @@ final class ProtocolStore {
 
     static Channel parseChannel(String text) {
         int colon = text.lastIndexOf(':');
-        if (colon < 0) {
+        if (colon <= 0) {
             throw new IllegalStateException("Malformed channel in protocol store key; key part='" + text + "'");
         }
         return new Channel(UUID.fromString(text.substring(0, colon)), Integer.parseInt(text.substring(colon + 1)));

@@ -59,21 +59,6 @@ final class StoreWrites {
         freshQueues.clear();
     }
 
-    /** Drops unflushed writes: the step that made them is being abandoned. */
-    void discard() {
-        for (Write w : pending) {
-            w.clear();
-            if (!w.kept) {
-                writes.remove(w.key);
-            }
-        }
-        pending.clear();
-        changedQueues.forEach(q -> q.changed = false);
-        changedQueues.clear();
-        freshQueues.forEach(q -> q.fresh.clear());
-        freshQueues.clear();
-    }
-
     /**
      * Buffers a value; {@code kept} keys (the per-channel keys every call writes) keep their
      * bookkeeping after the flush, others (entry keys, written once) drop it.

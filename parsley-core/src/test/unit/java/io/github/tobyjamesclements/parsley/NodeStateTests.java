@@ -96,6 +96,15 @@ class NodeStateTests {
     }
 
     @Test
+    void aGrownInputSeededAtOffsetZeroKeepsThatFloorAcrossARestart() {
+        state.seedInput(C, 0);
+        NodeState restarted = restored();
+
+        restarted.deriveFrontier(C, null);
+        assertThat(restarted.frontier(C)).as("offset 0 is history: a restart must not deliver it again").isZero();
+    }
+
+    @Test
     void theFirstDeliveryOnAChannelWritesItsFloorOnceAndLaterOnesWriteNone() {
         state.hold(C, HeldEntry.of(record(C, 3)));
         state.hold(C, HeldEntry.of(record(C, 4)));

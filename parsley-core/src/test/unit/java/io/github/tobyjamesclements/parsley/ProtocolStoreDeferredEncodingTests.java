@@ -49,12 +49,22 @@ class ProtocolStoreDeferredEncodingTests {
     }
 
     @Test
-    void discardedEntryIsNotWrittenByTheNextFlush() {
+    void entriesAtIndicesThatDoNotFollowEachOtherAreEachWritten() {
         store.putEntry(C, 7, entry());
-        store.discard();
+        store.putEntry(C, 9, entry());
         store.flush();
 
-        assertThat(backing.writes()).isEmpty();
+        assertThat(backing.keys()).containsExactly(ProtocolStore.entryKey(C, 7), ProtocolStore.entryKey(C, 9));
+    }
+
+    @Test
+    void anEntryWrittenAheadOfItsRunAndDeletedInTheSameCallLeavesNothing() {
+        store.putEntry(C, 7, entry());
+        store.putEntry(C, 9, entry());
+        store.deleteEntry(C, 7);
+        store.flush();
+
+        assertThat(backing.keys()).containsExactly(ProtocolStore.entryKey(C, 9));
     }
 
     private static HeldEntry entry() {

@@ -382,16 +382,28 @@ class ProtocolStoreTests {
     }
 
     @Test
-    void discardDropsUnflushedWrites() {
+    void aStoreKeyChannelWithoutATopicIdIsMalformed() {
+        assertThatThrownBy(() -> ProtocolStore.parseChannel(":3")).isExactlyInstanceOf(IllegalStateException.class)
+                .hasMessage("Malformed channel in protocol store key; key part=':3'");
+        assertThatThrownBy(() -> ProtocolStore.parseChannel("no-colon")).isExactlyInstanceOf(IllegalStateException.class);
+        assertThat(ProtocolStore.parseChannel(C_KEY)).isEqualTo(C);
+    }
+
+    @Test
+    void aRemovedInputsQueueIsNotWrittenBackAfterItsKeysAreDeleted() {
         TestStateStore raw = new TestStateStore();
         ProtocolStore store = new ProtocolStore(raw);
-        store.putFloor(C, 1, true);
-        store.putEntry(C, 0, entry(1));
-
-        store.discard();
+        HoldQueue q = new HoldQueue(C);
+        q.enqueue(entry(1), store);
+        q.enqueue(entry(2), store);
         store.flush();
 
-        assertThat(raw.writes()).isEmpty();
+        q.pop(store);
+        q.pop(store);
+        store.deleteInput(C, List.of());
+        store.flush();
+
+        assertThat(raw.keys()).noneMatch(k -> k.startsWith("q/" + C_KEY));
     }
 
     @Test
