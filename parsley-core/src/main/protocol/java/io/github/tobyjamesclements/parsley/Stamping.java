@@ -22,10 +22,13 @@ final class Stamping {
      */
     static int normalize(VectorClock stamp, UUID self, NodeState state) {
         int changed = 0;
-        if (stamp.seqCount() == 0) {
-            return changed;
+        // a snapshot, since the loop rewrites the claims; sized exactly, so most stamps (no
+        // sequence claim) copy nothing and need no fast path of their own
+        List<Map.Entry<SeqKey, Long>> claims = new ArrayList<>(stamp.seqCount());
+        for (Map.Entry<SeqKey, Long> claim : stamp.seqClaims()) {
+            // copied out: a tree map may move a later entry's key into a removed node
+            claims.add(Map.entry(claim.getKey(), claim.getValue()));
         }
-        List<Map.Entry<SeqKey, Long>> claims = new ArrayList<>(stamp.seqs().entrySet());
         for (Map.Entry<SeqKey, Long> claim : claims) {
             SeqKey k = claim.getKey();
             long s = claim.getValue();
