@@ -51,10 +51,12 @@ class ProtocolStoreDeferredEncodingTests {
     @Test
     void entriesAtIndicesThatDoNotFollowEachOtherAreEachWritten() {
         store.putEntry(C, 7, entry());
-        store.putEntry(C, 9, entry());
+        store.putEntry(C, 8, entry());
+        store.putEntry(C, 12, entry());
         store.flush();
 
-        assertThat(backing.keys()).containsExactly(ProtocolStore.entryKey(C, 7), ProtocolStore.entryKey(C, 9));
+        assertThat(backing.keys()).containsExactly(ProtocolStore.entryKey(C, 7), ProtocolStore.entryKey(C, 8),
+                ProtocolStore.entryKey(C, 12));
     }
 
     @Test
