@@ -15,13 +15,6 @@ record HeldEntry(long offset, VectorClock clock, UUID sender, long seq, byte[] k
         this(offset, clock, sender, seq, key, value, timestamp, null);
     }
 
-    /** An entry with its own copy of the record's clock. */
-    static HeldEntry of(InboundRecord r) {
-        VectorClock clock = r.clock() == null ? new VectorClock() : VectorClock.copyOf(r.clock());
-        return new HeldEntry(r.offset(), clock, r.sender(), r.senderSeq(), r.key(), r.value(), r.timestamp(),
-                r.headers());
-    }
-
     /**
      * The clock an unstamped record is held with while it is borrowed: one shared, empty instance
      * instead of two empty tree maps per record. Nothing writes a held entry's clock, and an entry

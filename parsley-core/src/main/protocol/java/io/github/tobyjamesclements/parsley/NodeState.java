@@ -49,9 +49,9 @@ final class NodeState {
     private final Map<Channel, Long> resumePositions = new TreeMap<>();
     private final Map<Channel, Long> frontierView;
     private final Map<SeqKey, ProtocolStore.Mark> marksView;
-    /** The entry held in this call whose clock is still the caller's (see {@link #holdBorrowing}). */
-    private HeldEntry borrowed;
     private final Map<Channel, SeqKey> lastMarkKeys = new HashMap<>();
+    /** The entry held in this call whose clock is still the caller's (see {@link #holdBorrowing}), and its channel. */
+    private HeldEntry borrowed;
     private Channel borrowedOn;
 
     /**
@@ -295,7 +295,8 @@ final class NodeState {
 
     /**
      * Folds a received clock into the channel's advertised clock (§3.7), persisting it only when a
-     * claim rose: the stored clock always equals the one in memory, so an unchanged one is written.
+     * claim rose: the stored clock always equals the one in memory, so an unchanged one need not be
+     * written again.
      */
     void foldChannelClock(Channel c, VectorClock clock) {
         VectorClock cc = channelClocks.get(c);

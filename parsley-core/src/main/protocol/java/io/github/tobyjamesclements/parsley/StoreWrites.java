@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BiConsumer;
 
 /**
  * The write buffer of a {@link ProtocolStore}: what one host call changed, written at
@@ -54,7 +55,7 @@ final class StoreWrites {
         }
         pending.clear();
         for (Queue q : freshQueues) {
-            q.flushFresh(store, keys);
+            q.flushFresh(store::put, keys);
         }
         freshQueues.clear();
     }
@@ -107,7 +108,7 @@ final class StoreWrites {
     void putEntry(Channel c, long index, HeldEntry e, StoreKeys keys) {
         Queue q = queue(c);
         if (!q.fresh.isEmpty() && index != q.freshFrom + q.fresh.size()) {
-            q.flushFresh(this, keys);
+            q.flushFresh((key, value) -> put(key, value, false), keys);
         }
         if (q.fresh.isEmpty()) {
             q.freshFrom = index;
@@ -198,22 +199,15 @@ final class StoreWrites {
             this.channel = channel;
         }
 
-        void flushFresh(StateStore to, StoreKeys keys) {
+        /**
+         * Writes the run's surviving entries through {@code to}: straight to the store at the
+         * flush, or into the buffered writes when a put does not continue the run.
+         */
+        void flushFresh(BiConsumer<String, byte[]> to, StoreKeys keys) {
             for (int i = 0; i < fresh.size(); i++) {
                 HeldEntry e = fresh.get(i);
                 if (e != null) {
-                    to.put(keys.entry(channel, freshFrom + i), HeldEntryEnvelope.encode(e));
-                }
-            }
-            fresh.clear();
-        }
-
-        /** Moves a run into the buffered writes when a put does not continue it. */
-        void flushFresh(StoreWrites to, StoreKeys keys) {
-            for (int i = 0; i < fresh.size(); i++) {
-                HeldEntry e = fresh.get(i);
-                if (e != null) {
-                    to.put(keys.entry(channel, freshFrom + i), HeldEntryEnvelope.encode(e), false);
+                    to.accept(keys.entry(channel, freshFrom + i), HeldEntryEnvelope.encode(e));
                 }
             }
             fresh.clear();

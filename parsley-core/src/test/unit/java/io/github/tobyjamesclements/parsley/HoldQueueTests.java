@@ -17,7 +17,7 @@ class HoldQueueTests {
     private final HoldQueue queue = new HoldQueue(C);
 
     private static HeldEntry entry(long offset) {
-        return HeldEntry.of(record(C, offset));
+        return HeldEntry.borrowing(record(C, offset));
     }
 
     private static List<Long> offsets(HoldQueue q) {

@@ -44,7 +44,7 @@ class InboundRecordTests {
         InboundRecord r = new InboundRecord(C, 0, null, U, 0, null, null, 0);
 
         assertThat(r.tagged()).isTrue();
-        assertThat(HeldEntry.of(r).tagged()).isTrue();
+        assertThat(HeldEntry.borrowing(r).tagged()).isTrue();
     }
 
     @Test
@@ -52,7 +52,7 @@ class InboundRecordTests {
         InboundRecord r = new InboundRecord(C, 0, null, null, -1, null, null, 0);
 
         assertThat(r.tagged()).isFalse();
-        assertThat(HeldEntry.of(r).tagged()).isFalse();
-        assertThat(HeldEntry.of(r).clock().isEmpty()).isTrue();
+        assertThat(HeldEntry.borrowing(r).tagged()).isFalse();
+        assertThat(HeldEntry.borrowing(r).clock().isEmpty()).isTrue();
     }
 }

@@ -121,7 +121,7 @@ class RescopeTests {
         CausalNode first = rig.start();
         first.onRecord(record(C, 0, clock().advanceTo(D, 0)));
         rig.store.put(ProtocolStore.entryKey(C, 7), HeldEntryEnvelope.encode(
-                HeldEntry.of(record(C, 9))));
+                HeldEntry.borrowing(record(C, 9))));
 
         assertThat(rig.start().held(C)).isEqualTo(1);
     }

@@ -1,0 +1,30 @@
+package io.github.tobyjamesclements.parsley;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import org.apache.kafka.streams.StreamsMetrics;
+import org.apache.kafka.streams.processor.api.MockProcessorContext;
+import org.junit.jupiter.api.Test;
+
+/** The task metrics a step records, read back from a real Kafka Streams metrics registry. */
+class StageMetricsTests {
+
+    @Test
+    void aStepThatDeliversSeveralRecordsCountsEachOfThem() {
+        StreamsMetrics registry = new MockProcessorContext<byte[], byte[]>().metrics();
+        StageMetrics metrics = new StageMetrics(registry, "audit", "0_1", List.of("payments"));
+
+        metrics.delivered(3);
+        metrics.delivered(1);
+
+        assertThat(value(registry, MetricNames.RECORDS_DELIVERED_TOTAL)).isEqualTo(4.0);
+    }
+
+    private static double value(StreamsMetrics registry, String name) {
+        return registry.metrics().entrySet().stream()
+                .filter(e -> e.getKey().name().equals(name))
+                .mapToDouble(e -> ((Number) e.getValue().metricValue()).doubleValue())
+                .findFirst().orElseThrow();
+    }
+}
