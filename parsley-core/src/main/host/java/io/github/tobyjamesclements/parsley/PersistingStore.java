@@ -24,7 +24,7 @@ import org.apache.kafka.streams.state.internals.WrappedStateStore;
  * commit's own transaction. That flush also runs when a task is closed dirty; what it writes then
  * is aborted with the transaction and wiped with the state directory, as any uncommitted write.
  * This relies on Kafka Streams' internal {@code WrappedStateStore}, whose cache-flush contract the
- * broker ITs pin for the managed Kafka version ({@code PersistingStoreIT}).
+ * crash, restore and rebalance ITs pin for the managed Kafka version (they fail without the hook).
  *
  * <p>Every other call is delegated unchanged. Single-threaded, like the stream thread that owns it.
  */
