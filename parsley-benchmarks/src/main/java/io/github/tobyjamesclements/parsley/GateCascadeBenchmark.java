@@ -53,6 +53,7 @@ public class GateCascadeBenchmark {
         List<Delivery> out = fixture.node.onRecord(
                 fixture.record(channel, 1 + i / GateFixture.CHANNELS, fixture.clocks[channel]));
         delivered += out.size();
+        fixture.fed(1);
         return out;
     }
 

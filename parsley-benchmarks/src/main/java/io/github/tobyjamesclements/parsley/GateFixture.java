@@ -19,6 +19,11 @@ import java.util.UUID;
 final class GateFixture {
 
     static final int CHANNELS = 4;
+    /**
+     * Records between two persists: a host writes the node's buffered state once per commit
+     * (100 ms in Kafka Streams under exactly-once), not once per record.
+     */
+    static final int RECORDS_PER_COMMIT = 1_000;
     static final byte[] KEY = new byte[16];
     static final byte[] VALUE = new byte[100];
 
@@ -33,6 +38,7 @@ final class GateFixture {
     final VectorClock[] clocks = new VectorClock[CHANNELS];
     final Channel[] upstream;
     final long[] upstreamOffsets;
+    private int sincePersist;
 
     GateFixture(int width) {
         SplittableRandom random = new SplittableRandom(0xBE7CL);
@@ -59,6 +65,15 @@ final class GateFixture {
             if (node.onRecord(new InboundRecord(c, 0, null, null, -1, KEY, VALUE, 0)).size() != 1) {
                 throw new IllegalStateException("Priming record was not delivered; channel=" + c);
             }
+        }
+    }
+
+    /** Counts records fed, and persists the node's writes as a committing host would, once per commit. */
+    void fed(int records) {
+        sincePersist += records;
+        if (sincePersist >= RECORDS_PER_COMMIT) {
+            node.persist();
+            sincePersist = 0;
         }
     }
 

@@ -91,6 +91,7 @@ final class HeldHeapReport {
                 throw new IllegalStateException("A record meant to be held was delivered");
             }
         }
+        node.persist(); // as the host's next commit would: the write buffer is empty again
         if (node.held() != n) {
             throw new IllegalStateException("Expected " + n + " held, got " + node.held());
         }

@@ -71,6 +71,7 @@ public class HeldReleaseBenchmark {
             early += node.onRecord(fixture.record(j, k, blocked[j])).size();
         }
         int released = node.onRecord(fixture.record(BLOCKER, k, fixture.clocks[BLOCKER])).size();
+        fixture.fed(GateFixture.CHANNELS);
         invocations++;
         wrong += early == 0 && released == GateFixture.CHANNELS ? 0 : 1;
         return released;
@@ -85,6 +86,7 @@ public class HeldReleaseBenchmark {
         for (int j = 0; j < GateFixture.CHANNELS; j++) {
             delivered += node.onRecord(fixture.record(j, k, fixture.clocks[j])).size();
         }
+        fixture.fed(GateFixture.CHANNELS);
         invocations++;
         wrong += delivered == GateFixture.CHANNELS ? 0 : 1;
         return delivered;

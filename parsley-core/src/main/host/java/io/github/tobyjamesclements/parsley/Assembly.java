@@ -65,12 +65,12 @@ final class Assembly {
             String processor = processorName(stage);
             topology.addProcessor(processor, () -> new CausalProcessor(applicationId, stage, catalog, board, deadLetters),
                     sources.stream().map(Assembly::sourceName).toArray(String[]::new));
-            // Cached: the queue index, frontier and send sequence change on every record; the cache
-            // turns those writes into one RocksDB put and one changelog record per key per commit,
-            // flushed into the same transaction (docs/protocol-decisions.md, "Cached stores"). Fold
-            // state, keyed by message key, gains the same way for hot keys.
-            topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(protocolStore(stage)),
-                    Serdes.Bytes(), Serdes.ByteArray()).withCachingEnabled(), processor);
+            // Cached: a key written many times between commits costs one RocksDB put and one changelog
+            // record per commit, flushed into the same transaction (docs/protocol-decisions.md, "Cached
+            // stores"); fold state, keyed by message key, gains the same way for hot keys. The node
+            // buffers its own writes and writes them into the protocol store right before each commit
+            // (PersistingStore).
+            topology.addStateStore(PersistingStore.builder(protocolStore(stage)), processor);
             if (stage.state().isPresent()) {
                 topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(foldStore(stage)),
                         Serdes.Bytes(), Serdes.ByteArray()).withCachingEnabled(), processor);

@@ -105,6 +105,8 @@ final class CausalProcessor implements Processor<byte[], byte[], byte[], byte[]>
     private void createNode(TaskChannels channels, String taskId) {
         KeyValueStore<Bytes, byte[]> protocolStore = context.getStateStore(Assembly.protocolStore(stage));
         protocolState = new StreamsStateStore(protocolStore);
+        // the node buffers its writes across records; they reach the store right before each commit
+        PersistingStore.of(protocolStore).beforeCommit(this::persist);
         node = new CausalNode(channels.nodeConfig(taskId), protocolState, catalog, committedPositions(channels));
         KeyValueStore<Bytes, byte[]> foldStore = stage.state().isPresent()
                 ? context.getStateStore(Assembly.foldStore(stage)) : null;
@@ -232,6 +234,13 @@ final class CausalProcessor implements Processor<byte[], byte[], byte[], byte[]>
             } finally {
                 scope.close();
             }
+        }
+    }
+
+    /** Writes the node's buffered state into the protocol store; runs before each commit of this task. */
+    private void persist() {
+        if (node != null) {
+            node.persist();
         }
     }
 

@@ -14,9 +14,10 @@ import org.slf4j.LoggerFactory;
  * One causal node: the receive path, the cascade, density adaptation and the stamping site
  * (protocol.md §3-6), over a {@link NodeState} restored and reconciled at construction (§7).
  *
- * <p>Single-threaded and synchronous: results come back in the order they happened, and every call
- * ends by flushing its store writes. The host must uphold H1-H6 (protocol.md §12.1): if a call throws,
- * it abandons the step and this node and restarts from committed state through a new one (H3, H5).
+ * <p>Single-threaded and synchronous: results come back in the order they happened; store writes
+ * wait in a buffer for {@link #persist()}. The host must uphold H1-H6 (protocol.md §12.1): it
+ * persists right before every commit, and if a call throws, it abandons the step and this node
+ * and restarts from committed state through a new one (H3, H5).
  * Decisions a harness may replace come in as {@link NodeSeams}; production passes {@link NodeSeams#NONE}.
  */
 final class CausalNode {
@@ -63,7 +64,7 @@ final class CausalNode {
         config.consumed().forEach(c -> state.deriveFrontier(c, committedPositions.get(c)));
         config.consumed().forEach(state::openInput);
         state.recordScope(config.consumed(), config.sinkTopics());
-        state.flush();
+        state.persist();
         log.info("Causal node initialised; node={}, consumed={}, sinks={}, restoredHolds={}, ownOutputs={}",
                 config.nodeId(), config.consumed(), config.sinkTopics().size(), held(), state.ownOutputs().offsets().size());
     }
@@ -177,7 +178,7 @@ final class CausalNode {
         Stamping.claimOwnSends(stamp, config.senderId(), state);
         seams.dropImplied(stamp, destination);
         long seq = state.issueSendSeq(destination);
-        state.flush();
+        state.endCall();
         return new SendStamp(stamp, config.senderId(), seq);
     }
 
@@ -189,7 +190,7 @@ final class CausalNode {
     /** Drops stamp-side offset claims at or below a globally stable bound. */
     void truncate(VectorClock stability) {
         state.truncate(stability);
-        state.flush();
+        state.endCall();
     }
 
     /** Channels named by offset claims of the stamp-side clocks (the truncation footprint). */
@@ -284,11 +285,16 @@ final class CausalNode {
         }
     }
 
-    /** Ends a call: hands out what the cascade delivered, in order, and flushes the call's writes. */
+    /** Writes every change since the last persist to the store: the host calls it before each commit (§9.1, H3). */
+    void persist() {
+        state.persist();
+    }
+
+    /** Ends a call: hands out what the cascade delivered, in order; its writes stay buffered. */
     private List<Delivery> finish() {
         List<Delivery> out = List.copyOf(delivered);
         delivered.clear();
-        state.flush();
+        state.endCall();
         return out;
     }
 }

@@ -48,10 +48,14 @@ final class HoldQueue {
         return head;
     }
 
-    /** Swaps the last entry for an equal one, such as the same record with its own clock copy. */
-    void replaceTail(HeldEntry entry) {
+    /**
+     * Swaps the last entry for an equal one, such as the same record with its own clock copy, in
+     * memory and in the store's buffered writes, so a later persist encodes the copy.
+     */
+    void replaceTail(HeldEntry entry, ProtocolStore store) {
         entries.removeLast();
         entries.addLast(entry);
+        store.replaceEntry(channel, tailIndex - 1, entry);
     }
 
     HeldEntry head() {

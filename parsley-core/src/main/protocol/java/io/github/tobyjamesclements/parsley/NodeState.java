@@ -24,7 +24,9 @@ import java.util.function.BiConsumer;
  * one throws {@link IllegalStateException} naming the node and channel, because carrying on would
  * deliver twice or reuse a sequence number. Reads hand out read-only views or copies.
  *
- * <p>Single-threaded, like the node that holds it; writes reach the store at {@link #flush()}.
+ * <p>Single-threaded, like the node that holds it. Writes are buffered across calls and reach the
+ * store only at {@link #persist()}, which the host calls right before it commits (protocol.md
+ * §9.1): a key changed by a thousand calls between two commits is written once.
  */
 final class NodeState {
 
@@ -98,10 +100,20 @@ final class NodeState {
         channelClocks.computeIfAbsent(c, x -> new VectorClock());
     }
 
-    /** Writes this call's changes to the store; the host commits them with its step. */
-    void flush() {
+    /** Ends a host call: an entry still sharing the caller's clock gets its own copy; writes stay buffered. */
+    void endCall() {
+        keepBorrowed();
+    }
+
+    /** Writes every change since the last persist to the store; the host commits them right after. */
+    void persist() {
         keepBorrowed();
         store.flush();
+    }
+
+    /** Whether changes are buffered that {@link #persist()} has not written yet. */
+    boolean unpersisted() {
+        return store.unflushed();
     }
 
     // Frontier, positions and marks -------------------------------------------------------
@@ -223,8 +235,8 @@ final class NodeState {
     }
 
     /**
-     * Holds an entry that shares the caller's record clock until this call's {@link #flush}, which
-     * gives it its own copy if it is still queued then: the caller may change the clock once the
+     * Holds an entry that shares the caller's record clock until this call ends ({@link #endCall}),
+     * which gives it its own copy if it is still queued then: the caller may change the clock once the
      * call returns, and most records, delivered in the call that received them, never need a copy.
      */
     void holdBorrowing(Channel c, HeldEntry e) {
@@ -236,7 +248,7 @@ final class NodeState {
     private void keepBorrowed() {
         HoldQueue q = borrowed == null ? null : queues.get(borrowedOn);
         if (q != null && q.tail() == borrowed) {
-            q.replaceTail(borrowed.withClock(VectorClock.copyOf(borrowed.clock())));
+            q.replaceTail(borrowed.withClock(VectorClock.copyOf(borrowed.clock())), store);
         }
         borrowed = null;
         borrowedOn = null;

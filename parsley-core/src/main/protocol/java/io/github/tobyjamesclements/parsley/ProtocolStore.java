@@ -13,10 +13,10 @@ import java.util.function.BiConsumer;
  * The protocol store layout (protocol.md §9-10.4): keys, value encodings and keyed incremental
  * writes over a {@link StateStore}.
  *
- * <p>Writes are buffered and reach the store at {@link #flush()}, which the node calls at the end
- * of every host call, so a key changed several times in one call is written once, a clock is
- * encoded once per call, at flush, and a held entry that was enqueued and delivered within the
- * same call is never encoded nor written ({@link StoreWrites}).
+ * <p>Writes are buffered and reach the store at {@link #flush()}, which the node calls when the
+ * host persists before a commit, so a key changed by many calls is written once, a clock is
+ * encoded once per commit, at flush, and a held entry that was enqueued and delivered between two
+ * commits is never encoded nor written ({@link StoreWrites}).
  *
  * <p>The queue index of a channel is written only when the queue is, or was last persisted,
  * non-empty. An empty queue's persisted indices may lag its in-memory ones: both name an empty
@@ -39,6 +39,11 @@ final class ProtocolStore {
 
     void flush() {
         writes.flush(keys);
+    }
+
+    /** Whether writes are buffered that {@link #flush()} has not written yet. */
+    boolean unflushed() {
+        return writes.unflushed();
     }
 
     // Keys --------------------------------------------------------------------------------
@@ -108,6 +113,11 @@ final class ProtocolStore {
 
     void putEntry(Channel c, long index, HeldEntry e) {
         writes.putEntry(c, index, e, keys);
+    }
+
+    /** Replaces a buffered, not yet flushed entry by an equal one (its clock copied); others were encoded already. */
+    void replaceEntry(Channel c, long index, HeldEntry e) {
+        writes.replaceFresh(c, index, e);
     }
 
     void deleteEntry(Channel c, long index) {

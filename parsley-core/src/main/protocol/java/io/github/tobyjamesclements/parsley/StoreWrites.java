@@ -7,10 +7,11 @@ import java.util.Map;
 import java.util.function.BiConsumer;
 
 /**
- * The write buffer of a {@link ProtocolStore}: what one host call changed, written at
- * {@link #flush}. A key changed several times in one call is written once, with its last value,
- * in the order its first change came; a clock is encoded at flush, once, however often it changed;
- * a held entry enqueued and deleted within the call is never encoded nor written.
+ * The write buffer of a {@link ProtocolStore}: what the host calls since the last flush changed,
+ * written at {@link #flush} (before the host commits). A key changed several times is written once,
+ * with its last value, in the order its first change came; a clock is encoded at flush, once,
+ * however often it changed; a held entry enqueued and deleted between two flushes is never encoded
+ * nor written.
  *
  * <p>Its bookkeeping lives in objects kept from call to call (one per key, one per queue), so a
  * record delivered in the call that received it allocates nothing here beyond the bytes of the
@@ -31,7 +32,12 @@ final class StoreWrites {
         this.store = store;
     }
 
-    /** Writes this call's changes: queue indices first, then keys in first-change order, then entries. */
+    /** Whether anything is buffered that {@link #flush} would write. */
+    boolean unflushed() {
+        return !pending.isEmpty() || !changedQueues.isEmpty() || !freshQueues.isEmpty();
+    }
+
+    /** Writes the buffered changes: queue indices first, then keys in first-change order, then entries. */
     void flush(StoreKeys keys) {
         for (Queue q : changedQueues) {
             boolean empty = q.head == q.tail;
@@ -119,7 +125,16 @@ final class StoreWrites {
         q.fresh.add(e);
     }
 
-    /** Drops an entry put in this call; false when it was not, and the store must delete it. */
+    /** Swaps a buffered entry for an equal one; an entry no longer buffered was encoded already and stays as it was. */
+    void replaceFresh(Channel c, long index, HeldEntry e) {
+        Queue q = queues.get(c);
+        if (q != null && index >= q.freshFrom && index < q.freshFrom + q.fresh.size()
+                && q.fresh.get((int) (index - q.freshFrom)) != null) {
+            q.fresh.set((int) (index - q.freshFrom), e);
+        }
+    }
+
+    /** Drops an entry put since the last flush; false when it was not, and the store must delete it. */
     boolean dropFresh(Channel c, long index) {
         Queue q = queues.get(c);
         if (q == null || index < q.freshFrom || index >= q.freshFrom + q.fresh.size()) {
@@ -184,7 +199,7 @@ final class StoreWrites {
         }
     }
 
-    /** One queue's index as last set, and the entries put in this call, which hold consecutive indices. */
+    /** One queue's index as last set, and the entries put since the last flush, which hold consecutive indices. */
     private static final class Queue {
         final Channel channel;
         final List<HeldEntry> fresh = new ArrayList<>();

@@ -26,9 +26,15 @@ interface Fault {
         return new CausalNode(config, store, offsets, committed);
     }
 
-    /** A crash aborts the step: its staged store writes are discarded (H3). */
-    default void onCrash(SimStore store) {
+    /** A crash aborts the step: its staged store writes are discarded, and the node's buffer with the node (H3). */
+    default void onCrash(SimStore store, CausalNode node) {
         store.discard();
+    }
+
+    /** A commit writes the node's buffered state into the store, then commits the store (H3, protocol.md §9.1). */
+    default void commitStore(SimStore store, CausalNode node) {
+        node.persist();
+        store.commit();
     }
 
     /**

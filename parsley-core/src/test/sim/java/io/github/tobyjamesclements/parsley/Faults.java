@@ -204,8 +204,26 @@ final class Faults {
         }
 
         @Override
-        public void onCrash(SimStore store) {
+        public void onCrash(SimStore store, CausalNode node) {
+            node.persist();
             store.commit();
+        }
+    };
+
+    /**
+     * A host that writes the node's buffered state after the commit, not before it (breaks H3): each
+     * commit carries the previous interval's state, so a crash loses state whose outputs committed.
+     */
+    static final Fault PERSIST_AFTER_COMMIT = new Fault() {
+        @Override
+        public String name() {
+            return "host persists after the commit, not before it (H3)";
+        }
+
+        @Override
+        public void commitStore(SimStore store, CausalNode node) {
+            store.commit();
+            node.persist();
         }
     };
 
@@ -296,7 +314,8 @@ final class Faults {
                 DROP_FORMER_SINK_HEAL, POSITION_ZERO_MEANS_NOTHING, UNSEEN_TOPIC_TAKEN_FOR_DELETED,
                 DEAD_LETTER_OUTSIDE_STEP, DEAD_LETTER_DROPPED, DROP_CLAIMS_ON_DESTINATION_TOPIC,
                 DROP_OWN_SEQUENCE_CLAIMS, SEED_ONLY_AFTER_TWO_SENDS, SEQUENCE_CEILING_NEVER_PERSISTED,
-                SEQUENCE_CEILING_OFF_BY_ONE, DERIVE_IGNORING_HOLD_QUEUE, NO_SEED_FLOOR, REMOVED_INPUT_CARRIED_AT_FLOOR);
+                SEQUENCE_CEILING_OFF_BY_ONE, DERIVE_IGNORING_HOLD_QUEUE, NO_SEED_FLOOR, REMOVED_INPUT_CARRIED_AT_FLOOR,
+                PERSIST_AFTER_COMMIT);
     }
 
     // Seams -------------------------------------------------------------------------------------

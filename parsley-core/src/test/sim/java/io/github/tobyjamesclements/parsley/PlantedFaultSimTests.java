@@ -66,7 +66,8 @@ class PlantedFaultSimTests {
                 plant(Faults.DERIVE_IGNORING_HOLD_QUEUE, FanOutSimTests.class, FanOutSimTests.FAN_OUT),
                 plant(Faults.NO_SEED_FLOOR, ScopeChangeSimTests.class, ScopeChangeSimTests.READDED_INPUT),
                 plant(Faults.REMOVED_INPUT_CARRIED_AT_FLOOR, ScopeChangeSimTests.class,
-                        ScopeChangeSimTests.READDED_INPUT));
+                        ScopeChangeSimTests.READDED_INPUT),
+                plant(Faults.PERSIST_AFTER_COMMIT, CrashRecoverySimTests.class, CrashRecoverySimTests.CRASH_CHAIN));
     }
 
     private static Arguments plant(Fault fault, Class<?> family, Scenario scenario) {

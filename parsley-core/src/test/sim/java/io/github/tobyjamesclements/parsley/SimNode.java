@@ -312,7 +312,7 @@ final class SimNode {
 
     /** Commits this node's store writes and consumer positions (its transaction committed). */
     void commitState() {
-        store.commit();
+        world.fault().commitStore(store, node);
         for (Channel c : declaration().consumed()) {
             committedPositions.put(c, consumerPosition(c));
             committedFloors.put(c, retentionFloorNow(c));
@@ -340,7 +340,7 @@ final class SimNode {
 
     /** Drops this node's uncommitted state and takes it down (its transaction aborted). */
     void crashState() {
-        world.fault().onCrash(store);
+        world.fault().onCrash(store, node);
         world.oracle().abort(name);
         node = null;
         store = null;
@@ -475,7 +475,7 @@ final class SimNode {
             }
             handle(out);
         }
-        dirty |= store.dirty();
+        dirty |= store.dirty() || node.state().unpersisted();
     }
 
     private void truncate() {
@@ -488,7 +488,7 @@ final class SimNode {
         if (!Collections.disjoint(node.stampChannels(), answer.unresolved())) {
             world.stats().add(SimStats.Counter.UNSEEN_CLAIMS_KEPT);
         }
-        dirty |= store.dirty();
+        dirty |= store.dirty() || node.state().unpersisted();
     }
 
     /** Truncates and commits at once (a scripted sweep). */

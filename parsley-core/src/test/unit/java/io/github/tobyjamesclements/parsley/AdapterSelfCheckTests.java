@@ -171,9 +171,9 @@ class AdapterSelfCheckTests {
 
         Harness() {
             context.setCurrentSystemTimeMs(1_000);
-            KeyValueStore<Bytes, byte[]> store = Stores.keyValueStoreBuilder(
-                    Stores.inMemoryKeyValueStore(Assembly.protocolStore(RELAY)), Serdes.Bytes(), Serdes.ByteArray())
-                    .withLoggingDisabled().build();
+            KeyValueStore<Bytes, byte[]> store = PersistingStore.builder(
+                    Stores.inMemoryKeyValueStore(Assembly.protocolStore(RELAY)))
+                    .withCachingDisabled().withLoggingDisabled().build();
             store.init(context.getStateStoreContext(), store);
             context.addStateStore(store);
             processor.init(context);

@@ -91,22 +91,38 @@ final class NodeRig {
     }
 
     /**
-     * Constructs a node over the committed store: the first start, or a restart. The previous
-     * node's consumer positions count as committed with its store: every channel's position is one
-     * past what it received (or its frontier), as a host committing after its last call would have.
+     * Constructs a node over the committed store: the first start, or a restart after the previous
+     * node's commit ({@link #commit()}), unless it {@link #crash() crashed}.
      */
     CausalNode start() {
         if (last != null) {
-            for (Channel c : lastConsumed) {
-                long through = last.receivedThrough(c);
-                if (through >= 0) {
-                    committed.merge(c, through + 1, Math::max);
-                }
-            }
+            commit();
         }
         last = new CausalNode(config(), store, broker, committed);
         lastConsumed = Set.copyOf(consumed);
         return last;
+    }
+
+    /**
+     * What a host does at a commit: the running node's buffered writes reach the store, and its
+     * consumer positions count as committed with them, one past what each channel received (or its
+     * frontier), as after its last call.
+     */
+    NodeRig commit() {
+        last.persist();
+        for (Channel c : lastConsumed) {
+            long through = last.receivedThrough(c);
+            if (through >= 0) {
+                committed.merge(c, through + 1, Math::max);
+            }
+        }
+        return this;
+    }
+
+    /** The running node crashed: what it did since the last commit is gone, and the next start restores. */
+    NodeRig crash() {
+        last = null;
+        return this;
     }
 
     /** Sets the committed position of a channel, as a host would hand it to the next start. */

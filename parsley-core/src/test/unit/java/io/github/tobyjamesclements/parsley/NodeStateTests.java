@@ -37,7 +37,7 @@ class NodeStateTests {
 
     /** The state a restart would see: what was flushed, nothing else. */
     private NodeState restored() {
-        state.flush();
+        state.persist();
         return open();
     }
 
@@ -109,12 +109,12 @@ class NodeStateTests {
         state.hold(C, HeldEntry.borrowing(record(C, 3)));
         state.hold(C, HeldEntry.borrowing(record(C, 4)));
         state.deliverHead(C);
-        state.flush();
+        state.persist();
         assertThat(store.writes()).contains("put " + ProtocolStore.frontierKey(C));
         store.writes().clear();
 
         state.deliverHead(C);
-        state.flush();
+        state.persist();
 
         assertThat(store.writes()).doesNotContain("put " + ProtocolStore.frontierKey(C));
         assertThat(open().deliveredOn(C)).isTrue();
@@ -250,7 +250,7 @@ class NodeStateTests {
         store.writes().clear();
 
         state.carry(clock());
-        state.flush();
+        state.persist();
 
         assertThat(store.writes()).containsExactly("put " + ProtocolStore.CARRIED);
     }
@@ -275,11 +275,11 @@ class NodeStateTests {
         state.foldChannelClock(C, clock().advanceTo(X, 2));
         state.foldChannelClock(D, clock().advanceTo(S0, 7));
         state.carry(clock().advanceTo(X, 1));
-        state.flush();
+        state.persist();
         store.writes().clear();
 
         state.truncate(clock().advanceTo(X, 2));
-        state.flush();
+        state.persist();
 
         assertThat(store.writes()).containsExactlyInAnyOrder("put " + ProtocolStore.CARRIED,
                 "put " + ProtocolStore.channelClockKey(C));
@@ -308,18 +308,18 @@ class NodeStateTests {
     @Test
     void theCeilingIsWrittenOnlyWhenASequencePassesIt() {
         state.issueSendSeq(S0);
-        state.flush();
+        state.persist();
         assertThat(NodeRig.longValue(store.get(ProtocolStore.sendSeqKey(S0)))).isEqualTo(3);
         store.writes().clear();
 
         for (int i = 1; i <= 3; i++) {
             state.issueSendSeq(S0);
-            state.flush();
+            state.persist();
         }
         assertThat(store.writes()).as("sequences 1-3 are inside the reserved block").isEmpty();
 
         assertThat(state.issueSendSeq(S0)).isEqualTo(4);
-        state.flush();
+        state.persist();
         assertThat(store.writes()).containsExactly("put " + ProtocolStore.sendSeqKey(S0));
         assertThat(NodeRig.longValue(store.get(ProtocolStore.sendSeqKey(S0)))).isEqualTo(7);
         assertThat(open().issueSendSeq(S0)).isEqualTo(8);
@@ -328,7 +328,7 @@ class NodeStateTests {
     @Test
     void anUnflushedReservationIsNotRestoredSoTheNextIncarnationIssuesAboveTheLastPersistedCeiling() {
         state.issueSendSeq(S0);
-        state.flush();
+        state.persist();
         for (int i = 1; i <= 4; i++) {
             state.issueSendSeq(S0);
         }
@@ -345,7 +345,7 @@ class NodeStateTests {
         NodeState restarted = open();
 
         assertThat(restarted.issueSendSeq(S0)).isEqualTo(Long.MAX_VALUE - 1);
-        restarted.flush();
+        restarted.persist();
         assertThat(NodeRig.longValue(store.get(ProtocolStore.sendSeqKey(S0)))).isEqualTo(Long.MAX_VALUE);
     }
 
@@ -368,7 +368,7 @@ class NodeStateTests {
         state.foldChannelClock(C, clock().advanceTo(X, 3));
         state.advanceMark(C, U, 2, 0);
         state.advanceMark(D, U, 1, 0);
-        state.flush();
+        state.persist();
 
         assertThat(state.retireInput(C)).isZero();
 

@@ -85,6 +85,7 @@ class RescopeTests {
 
         CausalNode node = rig.start();
         node.onRecord(record(C, 2));
+        rig.commit();
 
         assertThat(rig.store.keys()).filteredOn(k -> k.contains("/e/")).containsExactly(
                 ProtocolStore.entryKey(C, 1), ProtocolStore.entryKey(C, 2));
@@ -109,6 +110,7 @@ class RescopeTests {
         first.onRecord(record(C, 0));
         first.onRecord(record(C, 1, clock().advanceTo(D, 0)));
         first.onRecord(record(C, 2));
+        rig.commit();
         rig.store.delete(ProtocolStore.entryKey(C, 2));
 
         assertThatThrownBy(rig::start)

@@ -159,6 +159,7 @@ class StampingTests {
         CausalNode node = rig.start();
         node.prepareSend(S0);
         node.prepareSend(S0);
+        rig.commit();
 
         assertThat(NodeRig.longValue(rig.store.get(ProtocolStore.sendSeqKey(S0)))).isEqualTo(1);
         assertThat(rig.start().prepareSend(S0).seq()).isEqualTo(2);
@@ -199,6 +200,7 @@ class StampingTests {
         assertThat(s.clock()).as("prior sends are claimed by the seed").isEqualTo(clock().advanceTo(T0, 1));
         assertThat(t.seq()).isEqualTo(1024);
         assertThat(t.clock()).isEqualTo(clock().advanceTo(S0, 2).advanceSeq(seq(S0, SELF), 1024));
+        rig.commit();
         assertThat(NodeRig.longValue(rig.store.get(ProtocolStore.sendSeqKey(S0)))).isEqualTo(2047);
     }
 
