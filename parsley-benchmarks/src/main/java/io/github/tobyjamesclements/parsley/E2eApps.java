@@ -113,6 +113,26 @@ final class E2eApps {
         });
     }
 
+    /**
+     * The {@code floor} reference: the baseline's topology and settings plus what any causal stamp
+     * costs Kafka Streams without Parsley's protocol: a 34-byte {@code vc} header on every output,
+     * a custom sink partitioner ({@link E2eFloorProcessor#partitioner}) and a cached, logged
+     * key-value store attached to the processor but not written per record.
+     */
+    App floor(String id, String in, String out, Path stateDir, AtomicLong runningAt, int partitions) {
+        return plain(id, stateDir, runningAt, () -> {
+            Topology t = new Topology();
+            t.addSource(AutoOffsetReset.earliest(), "source", new ByteArrayDeserializer(), new ByteArrayDeserializer(),
+                    in);
+            t.addProcessor("copy", E2eFloorProcessor::new, "source");
+            t.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(E2eFloorProcessor.STORE),
+                    Serdes.Bytes(), Serdes.ByteArray()).withCachingEnabled(), "copy");
+            t.addSink("sink", out, new ByteArraySerializer(), new ByteArraySerializer(),
+                    E2eFloorProcessor.partitioner(out, partitions), "copy");
+            return t;
+        });
+    }
+
     App parsleyCopy(String id, String in, String out, Path stateDir, AtomicLong runningAt) {
         Topic<byte[], byte[]> i = Topic.of(in, Codec.bytes(), Codec.bytes());
         Topic<byte[], byte[]> o = Topic.of(out, Codec.bytes(), Codec.bytes());

@@ -39,6 +39,11 @@ final class E2eRatios {
         cross(name, v, v.base(), f, f);
     }
 
+    /** {@code f(v) / f(base)} per round: one measure of two variants, neither necessarily plain Streams. */
+    void over(String name, E2eVariant v, E2eVariant base, ToDoubleFunction<E2eRun> f) {
+        cross(name, v, base, f, f);
+    }
+
     /** {@code f(v) / baseF(base)} per round. */
     void cross(String name, E2eVariant v, E2eVariant base, ToDoubleFunction<E2eRun> f,
             ToDoubleFunction<E2eRun> baseF) {

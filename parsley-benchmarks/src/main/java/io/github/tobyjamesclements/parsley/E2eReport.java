@@ -25,6 +25,9 @@ final class E2eReport {
         if (ran(runs, E2eVariant.PARSLEY)) {
             parsleyRatios(s, ratios);
         }
+        if (ran(runs, E2eVariant.FLOOR)) {
+            floor(s, ratios, ran(runs, E2eVariant.PARSLEY));
+        }
         if (ran(runs, E2eVariant.BASELINE_STORE)) {
             storeReference(s, o, ratios);
         }
@@ -109,6 +112,32 @@ final class E2eReport {
         t.row("Paced p99 latency", v, r -> r.paced.p99());
         t.row("Live (saturated) p50 latency", v, r -> r.live.p50());
         t.row("Live (saturated) p99 latency", v, r -> r.live.p99());
+        s.append('\n');
+    }
+
+    /**
+     * The floor over the plain copy: what any causal stamp costs Kafka Streams (a header, a custom
+     * partitioner, a stateful task) without Parsley's protocol; then Parsley over the floor, the
+     * part of Parsley's cost that is its own.
+     */
+    private static void floor(StringBuilder s, E2eRatios t, boolean parsley) {
+        s.append("### Floor: plain Streams copy with a " + E2eFloorProcessor.STAMP_BYTES + "-byte `vc` header, a"
+                + " custom partitioner and a cached store / plain Streams copy, same round\n\n");
+        s.append("The floor is the plain copy plus what any causal stamp costs Kafka: one `vc` header of a constant"
+                + " value per output, a `StreamPartitioner` (murmur2 of the key, as Parsley's), a cached, logged"
+                + " key-value store attached to the processor and never written per record."
+                + (parsley ? " Parsley / floor is the part of Parsley's cost that is its own." : "") + "\n\n");
+        t.head();
+        E2eVariant f = E2eVariant.FLOOR;
+        t.row("Floor / baseline: pre-loaded throughput", f, r -> r.preloadRate);
+        t.row("Floor / baseline: stream-thread CPU per record (pre-loaded)", f, r -> r.streamCpuUs);
+        t.row("Floor / baseline: stream-thread allocation per record (pre-loaded)", f, r -> r.allocatedBytes);
+        if (parsley) {
+            E2eVariant p = E2eVariant.PARSLEY;
+            t.over("Parsley / floor: pre-loaded throughput", p, f, r -> r.preloadRate);
+            t.over("Parsley / floor: stream-thread CPU per record (pre-loaded)", p, f, r -> r.streamCpuUs);
+            t.over("Parsley / floor: stream-thread allocation per record (pre-loaded)", p, f, r -> r.allocatedBytes);
+        }
         s.append('\n');
     }
 

@@ -30,7 +30,9 @@ import org.apache.kafka.clients.producer.KafkaProducer;
  *   <li><b>baseline</b>: plain Kafka Streams, exactly_once_v2, source &rarr; copy processor &rarr; sink;</li>
  *   <li><b>parsley</b>: the equivalent Parsley stage ({@code on(in, m -> out.send(m.key(), m.value()))});</li>
  *   <li><b>two-source</b>: a Parsley stage over orders and payments, where every payment is stamped by a
- *       {@link CausalClock} with the orders of its batch (cross-topic dependencies).</li>
+ *       {@link CausalClock} with the orders of its batch (cross-topic dependencies);</li>
+ *   <li><b>baseline-store</b>, <b>floor</b>: references on plain Streams, run like the baseline
+ *       ({@link E2eApps#baseline}, {@link E2eApps#floor}).</li>
  * </ul>
  * Same partitions, commit interval (100 ms), one stream thread, record sizes and keys for all.
  * Single-source phases: 0 pre-loaded (throughput from RUNNING to the last output), 1 live at full
@@ -144,6 +146,7 @@ final class EndToEndBenchmark {
             E2eApps.App app = switch (run.variant) {
                 case BASELINE -> apps.baseline(id, in, out, stateDir, runningAt, 0);
                 case BASELINE_STORE -> apps.baseline(id, in, out, stateDir, runningAt, options.storePuts);
+                case FLOOR -> apps.floor(id, in, out, stateDir, runningAt, options.partitions);
                 default -> apps.parsleyCopy(id, in, out, stateDir, runningAt);
             };
             try (app) {

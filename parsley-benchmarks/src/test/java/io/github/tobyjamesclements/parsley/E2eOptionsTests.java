@@ -38,6 +38,15 @@ class E2eOptionsTests {
     }
 
     @Test
+    void theFloorIsSelectedByLabelAndComparedWithThePlainCopy() {
+        E2eOptions o = E2eOptions.parse(new String[] {"--bootstrap", "h:1", "--variants", "baseline,floor,parsley"});
+
+        assertThat(o.variants).containsExactly(E2eVariant.BASELINE, E2eVariant.FLOOR, E2eVariant.PARSLEY);
+        assertThat(E2eVariant.FLOOR.base()).isEqualTo(E2eVariant.BASELINE);
+        assertThat(E2eOptions.usage()).contains("floor");
+    }
+
+    @Test
     void zeroOrMalformedCountsAreRefusedNamingTheOption() {
         for (List<String> bad : List.of(List.of("--threads", "0"), List.of("--instances", "two"),
                 List.of("--restore", "100,-5"))) {

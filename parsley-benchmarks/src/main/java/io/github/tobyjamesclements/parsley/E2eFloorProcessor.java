@@ -1,0 +1,85 @@
+package io.github.tobyjamesclements.parsley;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.processor.StreamPartitioner;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueStore;
+
+/**
+ * The {@code floor} variant's processor: the plain copy plus what any causal stamp costs Kafka
+ * Streams, without Parsley's protocol. Each record is forwarded with a fresh {@link RecordHeaders}
+ * holding one {@code vc} header of a constant value as long as Parsley's single-source stamp; the
+ * task is stateful (a cached, logged store is attached, read at init, never written per record);
+ * the sink partitions with {@link #partitioner}, Parsley's choice.
+ */
+final class E2eFloorProcessor implements Processor<byte[], byte[], byte[], byte[]> {
+    static final String STORE = "floor-store";
+
+    /**
+     * Value bytes of the stamp Parsley puts on a single-source copy's output: tagged (task below
+     * 127, seq below 16 384), one offset entry on a partition other than 0 with an offset below
+     * 2 097 152 (docs/wire-format.md, "Size" and the worked single-source example).
+     */
+    static final int STAMP_BYTES = 34;
+
+    /** A decodable stamp of {@link #STAMP_BYTES} bytes, so the output reader sizes it as it sizes Parsley's. */
+    static final byte[] STAMP = stamp();
+
+    private ProcessorContext<byte[], byte[]> context;
+
+    private static byte[] stamp() {
+        VectorClock clock = new VectorClock().advanceTo(new Channel(new UUID(0x0102030405060708L, 0x090A0B0C0D0E0F10L),
+                1), 100_000);
+        byte[] bytes = ClockCodec.encode(new SendStamp(clock, Senders.of("e2e-floor", "copy", 3), 300));
+        if (bytes.length != STAMP_BYTES) {
+            throw new IllegalStateException("The floor's stamp encodes to " + bytes.length + " bytes, not "
+                    + STAMP_BYTES + "; the stamp layout changed: re-derive STAMP_BYTES from docs/wire-format.md");
+        }
+        return bytes;
+    }
+
+    @Override
+    public void init(ProcessorContext<byte[], byte[]> context) {
+        this.context = context;
+        // Attached so that the task is stateful (Streams' state checks run per record); never written.
+        // Looked up as Parsley looks up its stores, which also fails here if it is not connected.
+        KeyValueStore<Bytes, byte[]> store = context.getStateStore(STORE);
+        if (!store.isOpen()) {
+            throw new IllegalStateException("The floor's store " + STORE + " is not open in task " + context.taskId());
+        }
+    }
+
+    @Override
+    public void process(Record<byte[], byte[]> record) {
+        RecordHeaders headers = new RecordHeaders();
+        headers.add(CausalHeaders.CLOCK, STAMP);
+        context.forward(record.withHeaders(headers));
+    }
+
+    /**
+     * The sink partitioner: murmur2 of the key made positive, modulo the partition count (as
+     * Parsley's stamping door), answered from sets built once per partition. Refuses a partition
+     * count other than {@code partitions}, as Parsley's does, so that both pay the same check.
+     */
+    static StreamPartitioner<byte[], byte[]> partitioner(String topic, int partitions) {
+        List<Optional<Set<Integer>>> answers = new ArrayList<>(partitions);
+        for (int p = 0; p < partitions; p++) {
+            answers.add(Optional.of(Set.of(p)));
+        }
+        return (t, key, value, count) -> {
+            if (count != partitions) {
+                throw new IllegalStateException("Partition count of the floor's sink changed; topic=" + topic
+                        + ", expected=" + partitions + ", now=" + count);
+            }
+            return answers.get(StampingDoor.partition(key, partitions));
+        };
+    }
+}

@@ -1,0 +1,84 @@
+package io.github.tobyjamesclements.parsley;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class E2eReportTests {
+
+    private static E2eRun run(E2eVariant v, int round, double rate, double cpuUs, double allocated) {
+        E2eRun r = new E2eRun(v, round);
+        r.preloadRate = rate;
+        r.streamCpuUs = cpuUs;
+        r.allocatedBytes = allocated;
+        r.live = E2eRun.Lat.of(new long[] {1_000_000});
+        r.paced = E2eRun.Lat.of(new long[] {2_000_000});
+        return r;
+    }
+
+    private static String report(List<E2eRun> runs) {
+        E2eOptions o = E2eOptions.parse(new String[] {"--bootstrap", "h:1", "--rounds", "2"});
+        return E2eReport.markdown(o, runs, Instant.EPOCH, Instant.EPOCH.plusSeconds(60), 1, 2);
+    }
+
+    private static List<E2eRun> copies() {
+        List<E2eRun> runs = new ArrayList<>();
+        runs.add(run(E2eVariant.BASELINE, 1, 1000, 10, 4000));
+        runs.add(run(E2eVariant.FLOOR, 1, 800, 12, 5000));
+        runs.add(run(E2eVariant.PARSLEY, 1, 400, 24, 10_000));
+        runs.add(run(E2eVariant.BASELINE, 2, 2000, 20, 4000));
+        runs.add(run(E2eVariant.FLOOR, 2, 1000, 30, 6000));
+        runs.add(run(E2eVariant.PARSLEY, 2, 900, 45, 9000));
+        return runs;
+    }
+
+    @Test
+    void theFloorIsDividedByThePlainCopyAndParsleyByTheFloorOfTheSameRound() {
+        String md = report(copies());
+
+        assertThat(md).contains("### Floor: plain Streams copy with a 34-byte `vc` header")
+                .contains("| Floor / baseline: pre-loaded throughput | 0.80 | 0.50 | **0.65** [0.50, 0.80] |\n")
+                .contains("| Floor / baseline: stream-thread CPU per record (pre-loaded) | 1.20 | 1.50"
+                        + " | **1.35** [1.20, 1.50] |\n")
+                .contains("| Floor / baseline: stream-thread allocation per record (pre-loaded) | 1.25 | 1.50"
+                        + " | **1.38** [1.25, 1.50] |\n")
+                .contains("| Parsley / floor: pre-loaded throughput | 0.50 | 0.90 | **0.70** [0.50, 0.90] |\n")
+                .contains("| Parsley / floor: stream-thread CPU per record (pre-loaded) | 2.00 | 1.50"
+                        + " | **1.75** [1.50, 2.00] |\n")
+                .contains("| Parsley / floor: stream-thread allocation per record (pre-loaded) | 2.00 | 1.50"
+                        + " | **1.75** [1.50, 2.00] |\n");
+        // The existing Parsley / plain Streams rows still divide by the plain copy, not by the floor.
+        assertThat(md).contains("| Stream-thread CPU per record (pre-loaded) | 2.40 | 2.25 | **2.33** [2.25, 2.40] |\n");
+    }
+
+    @Test
+    void aFailedFloorRoundIsLeftOutOfBothItsRowsAndParsleysRowsOverTheFloor() {
+        List<E2eRun> runs = copies();
+        runs.get(4).error = "timed out";
+
+        assertThat(report(runs))
+                .contains("| Floor / baseline: stream-thread CPU per record (pre-loaded) | 1.20 | -"
+                        + " | **1.20** [1.20, 1.20] |\n")
+                .contains("| Parsley / floor: stream-thread CPU per record (pre-loaded) | 2.00 | -"
+                        + " | **2.00** [2.00, 2.00] |\n");
+    }
+
+    @Test
+    void withoutParsleyTheFloorSectionHasOnlyItsRowsOverThePlainCopy() {
+        List<E2eRun> runs = copies().stream().filter(r -> r.variant != E2eVariant.PARSLEY).toList();
+
+        String md = report(runs);
+
+        assertThat(md).contains("| Floor / baseline: pre-loaded throughput |").doesNotContain("Parsley / floor");
+    }
+
+    @Test
+    void withoutTheFloorThereIsNoFloorSection() {
+        List<E2eRun> runs = copies().stream().filter(r -> r.variant != E2eVariant.FLOOR).toList();
+
+        assertThat(report(runs)).doesNotContain("Floor").doesNotContain("floor");
+    }
+}
