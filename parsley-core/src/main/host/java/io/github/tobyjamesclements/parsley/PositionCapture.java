@@ -1,33 +1,26 @@
 package io.github.tobyjamesclements.parsley;
 
-import java.lang.reflect.InvocationHandler;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Method;
-import java.lang.reflect.Proxy;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
-import java.util.regex.Pattern;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.InvalidOffsetException;
-import org.apache.kafka.clients.consumer.OffsetOutOfRangeException;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.TimeoutException;
 
 /**
- * The liveness feed of the Streams host (protocol.md §12.3): a proxy over the main consumer that,
- * after every poll, records for each assigned partition the consumer position and the highest
- * offset any poll returned, in a map local to the polling (stream) thread.
+ * The liveness feed of the Streams host (protocol.md §12.3): the main consumer, wrapped by
+ * {@link #wrap}, records after every poll, for each assigned partition, the consumer position and
+ * the highest offset any poll returned, in a map local to the polling (stream) thread.
  *
  * <p>Views are reset when a partition is assigned, revoked or lost, so a view never pairs a
  * position with another assignment's records. A poll that fails because the committed position
- * fell below the log start is retention outrunning the stage: it fails closed, naming the lost
- * range (protocol.md §16.3), instead of letting Streams reset silently.
+ * fell below the log start is retention outrunning the stage: {@link CapturingConsumer} fails it
+ * closed, naming the lost range (protocol.md §16.3), instead of letting Streams reset silently.
  */
 final class PositionCapture {
 
@@ -68,82 +61,45 @@ final class PositionCapture {
         return out;
     }
 
-    @SuppressWarnings("unchecked")
-    static Consumer<byte[], byte[]> wrap(Consumer<byte[], byte[]> consumer) {
-        return (Consumer<byte[], byte[]>) Proxy.newProxyInstance(PositionCapture.class.getClassLoader(),
-                new Class<?>[] {Consumer.class}, new Capturing(consumer));
+    /** The main consumer, wrapped so that it feeds this capture (see {@link CapturingConsumer}). */
+    static CapturingConsumer wrap(Consumer<byte[], byte[]> consumer) {
+        return new CapturingConsumer(consumer);
     }
 
-    private static final class Capturing implements InvocationHandler {
+    /** Records the consumer this thread calls, for {@link #committed}. */
+    static void calledOnThisThread(Consumer<byte[], byte[]> consumer) {
+        POLLING.set(consumer);
+    }
 
-        private final Consumer<byte[], byte[]> delegate;
-
-        Capturing(Consumer<byte[], byte[]> delegate) {
-            this.delegate = delegate;
+    /**
+     * Records, after a poll, the highest offset it returned per partition, then the position of
+     * every assigned partition that has one now.
+     */
+    static void capture(Consumer<byte[], byte[]> consumer, ConsumerRecords<byte[], byte[]> records) {
+        Map<TopicPartition, View> views = VIEWS.get();
+        for (TopicPartition tp : records.partitions()) {
+            var list = records.records(tp);
+            long last = list.get(list.size() - 1).offset();
+            View v = views.get(tp);
+            views.put(tp, new View(v == null ? -1 : v.position(), Math.max(last, v == null ? -1 : v.lastReturned())));
         }
-
-        @Override
-        public Object invoke(Object proxy, Method method, Object[] args) throws Throwable {
-            Object[] actual = args;
-            if (method.getName().equals("subscribe") && args != null && args.length == 2
-                    && args[1] instanceof ConsumerRebalanceListener listener
-                    && (args[0] instanceof Collection<?> || args[0] instanceof Pattern)) {
-                actual = new Object[] {args[0], new Resetting(listener)};
-            }
-            POLLING.set(delegate);
-            Object result;
+        for (TopicPartition tp : consumer.assignment()) {
+            long position;
             try {
-                result = method.invoke(delegate, actual);
-            } catch (InvocationTargetException e) {
-                if (e.getCause() instanceof OffsetOutOfRangeException oor) {
-                    throw retentionOutran(oor);
-                }
-                throw e.getCause();
+                position = consumer.position(tp, Duration.ZERO);
+            } catch (TimeoutException | InvalidOffsetException notKnownYet) {
+                // An offset lookup or reset is pending; the next poll resolves or raises it. Thrown
+                // from here it would replace this poll's result, and Streams would drop its records.
+                continue;
             }
-            if (method.getName().equals("poll") && result instanceof ConsumerRecords<?, ?> records) {
-                capture((ConsumerRecords<byte[], byte[]>) records);
-            }
-            return result;
+            View v = views.get(tp);
+            views.put(tp, new View(position, v == null ? -1 : v.lastReturned()));
         }
+    }
 
-        private void capture(ConsumerRecords<byte[], byte[]> records) {
-            Map<TopicPartition, View> views = VIEWS.get();
-            for (TopicPartition tp : records.partitions()) {
-                var list = records.records(tp);
-                long last = list.get(list.size() - 1).offset();
-                View v = views.get(tp);
-                views.put(tp, new View(v == null ? -1 : v.position(), Math.max(last, v == null ? -1 : v.lastReturned())));
-            }
-            for (TopicPartition tp : delegate.assignment()) {
-                long position;
-                try {
-                    position = delegate.position(tp, Duration.ZERO);
-                } catch (TimeoutException | InvalidOffsetException notKnownYet) {
-                    // An offset lookup or reset is pending; the next poll resolves or raises it. Thrown
-                    // from here it would replace this poll's result, and Streams would drop its records.
-                    continue;
-                }
-                View v = views.get(tp);
-                views.put(tp, new View(position, v == null ? -1 : v.lastReturned()));
-            }
-        }
-
-        private IllegalStateException retentionOutran(OffsetOutOfRangeException e) {
-            Map<TopicPartition, String> lost = new TreeMap<>((a, b) -> a.toString().compareTo(b.toString()));
-            Map<TopicPartition, Long> starts;
-            try {
-                starts = delegate.beginningOffsets(e.offsetOutOfRangePartitions().keySet());
-            } catch (RuntimeException cannotAsk) {
-                starts = Map.of();
-            }
-            for (Map.Entry<TopicPartition, Long> p : e.offsetOutOfRangePartitions().entrySet()) {
-                Long start = starts.get(p.getKey());
-                lost.put(p.getKey(), "[" + p.getValue() + ", " + (start == null ? "?" : start - 1) + "]");
-            }
-            return new IllegalStateException("Retention deleted records this application had not consumed; lost offset"
-                    + " ranges=" + lost + "; causal order over them cannot be established: fix retention, then"
-                    + " reset the application's state and offsets deliberately", e);
-        }
+    /** The listener to hand the consumer in place of {@code listener}. */
+    static ConsumerRebalanceListener resetting(ConsumerRebalanceListener listener) {
+        return new Resetting(listener);
     }
 
     /** Resets the views of partitions whose assignment changes, then delegates. */
