@@ -241,6 +241,7 @@ final class CausalProcessor implements Processor<byte[], byte[], byte[], byte[]>
     private void persist() {
         if (node != null) {
             node.persist();
+            metrics.recordDelivered();
         }
     }
 
@@ -252,6 +253,7 @@ final class CausalProcessor implements Processor<byte[], byte[], byte[], byte[]>
     private void sweep() {
         protocolState.applyDeferred();
         sweepPositions();
+        metrics.recordDelivered();
         long replays = node.replaysSkipped();
         metrics.replays(replays - replaysReported);
         replaysReported = replays;

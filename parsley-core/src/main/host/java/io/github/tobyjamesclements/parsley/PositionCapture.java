@@ -41,6 +41,14 @@ final class PositionCapture {
     }
 
     /**
+     * This thread's views, live: the map a thread's polls update is the same for the thread's
+     * life, so a caller on the polling thread may keep it instead of looking it up per record.
+     */
+    static Map<TopicPartition, View> views() {
+        return VIEWS.get();
+    }
+
+    /**
      * The committed positions of the given partitions in the application's consumer group, asked
      * of the main consumer polling on this (stream) thread, as Kafka Streams does at task init:
      * a partition without a committed offset is absent (protocol.md §7.1). Without a captured

@@ -29,6 +29,8 @@ final class PositionFeed {
     private final long[] firstFed;
     private final long[] fedThrough;
     private boolean checked;
+    /** The stream thread's captured views, taken at the first sweep, which runs on that thread. */
+    private Map<TopicPartition, PositionCapture.View> views;
 
     /**
      * {@code channels} keys each of the task's channels by its topic partition;
@@ -88,8 +90,11 @@ final class PositionFeed {
      * the polls returned below it was fed.
      */
     void sweep(Advance advance) {
+        if (views == null) {
+            views = PositionCapture.views();
+        }
         for (int i = 0; i < partitions.length; i++) {
-            PositionCapture.View view = PositionCapture.view(partitions[i]);
+            PositionCapture.View view = views.get(partitions[i]);
             if (view == null || view.position() < 0 || view.lastReturned() > fedThrough[i]) {
                 continue;
             }

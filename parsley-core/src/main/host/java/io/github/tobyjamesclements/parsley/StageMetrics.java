@@ -34,6 +34,7 @@ final class StageMetrics {
     private final Sensor held;
     private final Sensor heldAge;
     private final Sensor delivered;
+    private long unrecordedDeliveries;
     private final Sensor replays;
     private final Sensor sweepsSkipped;
     private final Sensor ticks;
@@ -99,9 +100,20 @@ final class StageMetrics {
         }
     }
 
-    /** One recording per step: the rate and the total sum what is recorded, so {@code count} once equals 1 count times. */
+    /**
+     * Counts deliveries; they are recorded by {@link #recordDelivered()}, once per commit and sweep,
+     * because a sensor recording takes a lock and reads the clock, per record on the hot path.
+     */
     void delivered(int count) {
-        delivered.record(count);
+        unrecordedDeliveries += count;
+    }
+
+    /** Records the deliveries counted since the last call: the rate and the total sum what is recorded. */
+    void recordDelivered() {
+        if (unrecordedDeliveries > 0) {
+            delivered.record(unrecordedDeliveries);
+            unrecordedDeliveries = 0;
+        }
     }
 
     void replays(long count) {
@@ -158,6 +170,7 @@ final class StageMetrics {
     }
 
     void close() {
+        recordDelivered();
         sensors.forEach(metrics::removeSensor);
         sensors.clear();
     }

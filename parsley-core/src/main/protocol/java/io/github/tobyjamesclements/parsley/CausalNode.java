@@ -175,7 +175,7 @@ final class CausalNode {
         }
         VectorClock stamp = stampBase();
         seqNormalisations += Stamping.normalize(stamp, config.senderId(), state);
-        Stamping.claimOwnSends(stamp, config.senderId(), state);
+        Stamping.claimOwnSends(stamp, config.senderId(), state, destination);
         seams.dropImplied(stamp, destination);
         long seq = state.issueSendSeq(destination);
         state.endCall();

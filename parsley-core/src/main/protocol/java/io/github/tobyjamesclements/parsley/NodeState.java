@@ -351,10 +351,14 @@ final class NodeState {
     VectorClock stampBase() {
         VectorClock stamp = new VectorClock();
         // clocks first: a merge into the empty stamp is a linear copy; the frontier's few claims go last
-        channelClocks.values().forEach(stamp::mergeMax);
+        for (VectorClock cc : channelClocks.values()) {
+            stamp.mergeMax(cc);
+        }
         stamp.mergeMax(carried);
         stamp.mergeMax(ownOutputs);
-        frontier.forEach(stamp::advanceTo);
+        for (Map.Entry<Channel, Long> f : frontier.entrySet()) {
+            stamp.raiseOffset(f.getKey(), f.getValue());
+        }
         return stamp;
     }
 

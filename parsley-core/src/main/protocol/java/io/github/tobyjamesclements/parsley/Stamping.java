@@ -48,14 +48,18 @@ final class Stamping {
 
     /**
      * Adds this incarnation's own sends as sequence claims (§6.2): a send above the baseline is not
-     * yet covered by any offset this node knows, so a stamp names it by sequence.
+     * yet covered by any offset this node knows, so a stamp names it by sequence. The claim on the
+     * {@code destination} itself is not added: its log order implies it, and the stamp drops every
+     * claim on the destination anyway (§6.1).
      */
-    static void claimOwnSends(VectorClock stamp, UUID self, NodeState state) {
-        state.sendSeqs().forEach((c, issued) -> {
-            if (issued > state.baselineSeq(c)) {
+    static void claimOwnSends(VectorClock stamp, UUID self, NodeState state, Channel destination) {
+        for (Map.Entry<Channel, Long> sent : state.sendSeqs().entrySet()) {
+            Channel c = sent.getKey();
+            long issued = sent.getValue();
+            if (issued > state.baselineSeq(c) && !c.equals(destination)) {
                 stamp.advanceSeq(new SeqKey(c, self), issued);
             }
-        });
+        }
     }
 
     /**

@@ -37,6 +37,12 @@ final class VectorClock {
 
     /** Raises the offset claim on {@code channel} to at least {@code offset}. */
     VectorClock advanceTo(Channel channel, long offset) {
+        raiseOffset(channel, offset);
+        return this;
+    }
+
+    /** {@link #advanceTo}, keeping the caller's box: the stamp takes the frontier's claims per send. */
+    void raiseOffset(Channel channel, Long offset) {
         if (offset < 0) {
             throw new IllegalArgumentException("Offset claim must be >= 0; channel=" + channel + ", offset=" + offset);
         }
@@ -44,7 +50,6 @@ final class VectorClock {
         if (current == null || current < offset) {
             offsets.put(channel, offset);
         }
-        return this;
     }
 
     /** Raises the sequence claim on {@code (channel, sender)} to at least {@code seq}. */

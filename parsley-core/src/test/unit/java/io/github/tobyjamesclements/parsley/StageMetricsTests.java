@@ -17,8 +17,15 @@ class StageMetricsTests {
 
         metrics.delivered(3);
         metrics.delivered(1);
+        assertThat(value(registry, MetricNames.RECORDS_DELIVERED_TOTAL)).as("counted, not yet recorded").isZero();
+
+        metrics.recordDelivered();
+        metrics.recordDelivered();
 
         assertThat(value(registry, MetricNames.RECORDS_DELIVERED_TOTAL)).isEqualTo(4.0);
+        metrics.delivered(2);
+        metrics.recordDelivered();
+        assertThat(value(registry, MetricNames.RECORDS_DELIVERED_TOTAL)).isEqualTo(6.0);
     }
 
     private static double value(StreamsMetrics registry, String name) {
