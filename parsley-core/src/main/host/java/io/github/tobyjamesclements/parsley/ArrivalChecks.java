@@ -1,5 +1,6 @@
 package io.github.tobyjamesclements.parsley;
 
+import java.util.HashSet;
 import java.util.Set;
 import org.apache.kafka.streams.processor.api.RecordMetadata;
 import org.slf4j.Logger;
@@ -21,6 +22,8 @@ final class ArrivalChecks {
     private final HoldBoard board;
     private final StageMetrics metrics;
     private final Set<String> topics;
+    /** Topics this task asked the board about: the first unstamped record of each is the only one that asks. */
+    private final Set<String> askedToWarn = new HashSet<>();
 
     /** {@code topics} are the task's source and tick topics, named in the unstamped warning. */
     ArrivalChecks(String stage, CausalNode node, TopicCatalog catalog, HoldBoard board, StageMetrics metrics,
@@ -61,7 +64,8 @@ final class ArrivalChecks {
      */
     void unstamped(RecordMetadata md) {
         metrics.unstamped(md.topic());
-        if (board.firstWarning("unstamped/" + stage + "/" + md.topic())) {
+        // asked of the application-wide board once per topic, not per record (a key string per record)
+        if (askedToWarn.add(md.topic()) && board.firstWarning("unstamped/" + stage + "/" + md.topic())) {
             log.warn("Records from topic {} are not stamped: they carry no {} header, so stage {}, which consumes"
                     + " {}, delivers them without any ordering guarantee relative to its other sources; first at"
                     + " partition={}, offset={}. Stamp them where they are produced with CausalClock (observe what"

@@ -237,11 +237,11 @@ final class CausalProcessor implements Processor<byte[], byte[], byte[], byte[]>
         }
     }
 
-    /** Writes the node's buffered state into the protocol store; runs before each commit of this task. */
+    /** Writes the node's buffered state into the protocol store and records the counted metrics; runs before each commit. */
     private void persist() {
         if (node != null) {
             node.persist();
-            metrics.recordDelivered();
+            metrics.recordCounts();
         }
     }
 
@@ -253,7 +253,7 @@ final class CausalProcessor implements Processor<byte[], byte[], byte[], byte[]>
     private void sweep() {
         protocolState.applyDeferred();
         sweepPositions();
-        metrics.recordDelivered();
+        metrics.recordCounts();
         long replays = node.replaysSkipped();
         metrics.replays(replays - replaysReported);
         replaysReported = replays;

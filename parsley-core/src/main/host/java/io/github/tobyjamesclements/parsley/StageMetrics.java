@@ -81,6 +81,7 @@ final class StageMetrics {
         final Sensor heldAge;
         final Sensor unstamped;
         final Sensor deadLettered;
+        long unrecordedUnstamped;
 
         TopicSensors(String topic) {
             Map<String, String> t = new LinkedHashMap<>(tags);
@@ -101,18 +102,24 @@ final class StageMetrics {
     }
 
     /**
-     * Counts deliveries; they are recorded by {@link #recordDelivered()}, once per commit and sweep,
+     * Counts deliveries; they are recorded by {@link #recordCounts()}, once per commit and sweep,
      * because a sensor recording takes a lock and reads the clock, per record on the hot path.
      */
     void delivered(int count) {
         unrecordedDeliveries += count;
     }
 
-    /** Records the deliveries counted since the last call: the rate and the total sum what is recorded. */
-    void recordDelivered() {
+    /** Records the deliveries and unstamped records counted since the last call; rates and totals sum them. */
+    void recordCounts() {
         if (unrecordedDeliveries > 0) {
             delivered.record(unrecordedDeliveries);
             unrecordedDeliveries = 0;
+        }
+        for (TopicSensors s : perTopic.values()) {
+            if (s.unrecordedUnstamped > 0) {
+                s.unstamped.record(s.unrecordedUnstamped);
+                s.unrecordedUnstamped = 0;
+            }
         }
     }
 
@@ -142,10 +149,11 @@ final class StageMetrics {
         ticks.record(1);
     }
 
+    /** Counts an unstamped record of {@code topic}; recorded with the deliveries ({@link #recordCounts()}). */
     void unstamped(String topic) {
         TopicSensors s = perTopic.get(topic);
         if (s != null) {
-            s.unstamped.record(1);
+            s.unrecordedUnstamped++;
         }
     }
 
@@ -170,7 +178,7 @@ final class StageMetrics {
     }
 
     void close() {
-        recordDelivered();
+        recordCounts();
         sensors.forEach(metrics::removeSensor);
         sensors.clear();
     }

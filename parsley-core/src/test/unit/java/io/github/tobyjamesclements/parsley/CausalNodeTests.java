@@ -561,6 +561,41 @@ class CausalNodeTests {
     }
 
     @Test
+    void heldRecordIsPersistedWithTheClockItArrivedWithThoughTheCallerReusesTheClockBeforeTheCommit() {
+        CausalNode node = rig.start();
+        VectorClock reused = clock().advanceTo(D, 4);
+
+        node.onRecord(record(C, 0, reused));
+        reused.advanceTo(D, 9).advanceTo(X, 2);
+        node.onRecord(record(C, 1));
+        rig.commit();
+
+        assertThat(HeldEntryEnvelope.decode(rig.store.get(ProtocolStore.entryKey(C, 0))).clock())
+                .as("persisted calls after it was held, as it arrived").isEqualTo(clock().advanceTo(D, 4));
+        assertThat(rig.start().state().head(C).clock()).isEqualTo(clock().advanceTo(D, 4));
+    }
+
+    @Test
+    void writesWaitForThePersistAndAKeyChangedByManyCallsIsWrittenOnce() {
+        CausalNode node = rig.start();
+        rig.commit();
+        int before = rig.store.writes().size();
+
+        for (int i = 0; i < 5; i++) {
+            node.onRecord(record(C, i, clock().advanceTo(X, i)));
+        }
+        assertThat(node.state().unpersisted()).isTrue();
+        assertThat(rig.store.writes()).as("nothing written before the persist").hasSize(before);
+
+        rig.commit();
+
+        assertThat(node.state().unpersisted()).isFalse();
+        assertThat(rig.store.writes().subList(before, rig.store.writes().size()))
+                .as("the channel clock rose five times, written once").containsOnlyOnce("put cc/" + C.key());
+        assertThat(ClockCodec.decode(rig.store.get(ProtocolStore.channelClockKey(C)))).isEqualTo(clock().advanceTo(X, 4));
+    }
+
+    @Test
     void deliveredRecordLeavesNoEntryInTheStore() {
         CausalNode node = rig.start();
 

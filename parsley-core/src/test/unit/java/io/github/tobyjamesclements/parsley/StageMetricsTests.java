@@ -19,13 +19,28 @@ class StageMetricsTests {
         metrics.delivered(1);
         assertThat(value(registry, MetricNames.RECORDS_DELIVERED_TOTAL)).as("counted, not yet recorded").isZero();
 
-        metrics.recordDelivered();
-        metrics.recordDelivered();
+        metrics.recordCounts();
+        metrics.recordCounts();
 
         assertThat(value(registry, MetricNames.RECORDS_DELIVERED_TOTAL)).isEqualTo(4.0);
         metrics.delivered(2);
-        metrics.recordDelivered();
+        metrics.recordCounts();
         assertThat(value(registry, MetricNames.RECORDS_DELIVERED_TOTAL)).isEqualTo(6.0);
+    }
+
+    @Test
+    void unstampedRecordsAreCountedPerTopicAndRecordedWithTheDeliveries() {
+        StreamsMetrics registry = new MockProcessorContext<byte[], byte[]>().metrics();
+        StageMetrics metrics = new StageMetrics(registry, "audit", "0_1", List.of("payments"));
+
+        metrics.unstamped("payments");
+        metrics.unstamped("payments");
+        metrics.unstamped("not-a-source");
+        assertThat(value(registry, MetricNames.RECORDS_UNSTAMPED_TOTAL)).as("counted, not yet recorded").isZero();
+
+        metrics.recordCounts();
+
+        assertThat(value(registry, MetricNames.RECORDS_UNSTAMPED_TOTAL)).isEqualTo(2.0);
     }
 
     private static double value(StreamsMetrics registry, String name) {
