@@ -402,8 +402,8 @@ final class NodeState {
 
     /**
      * Issues the next send sequence of a destination (§6.2). The store holds a reserved ceiling,
-     * not the last issued sequence: a sequence above the ceiling first reserves the next block and
-     * persists it, in the call (and so the step) that issues it.
+     * not the last issued sequence: a sequence above the ceiling first reserves the next block, written
+     * with the step that issues it (at the next persist, before its commit).
      *
      * @throws IllegalStateException when the sequence would not grow (it overflowed)
      */

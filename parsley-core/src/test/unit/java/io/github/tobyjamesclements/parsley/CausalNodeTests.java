@@ -596,6 +596,33 @@ class CausalNodeTests {
     }
 
     @Test
+    void aHeldRecordWrittenByOneCommitIsDeletedByTheCommitAfterItsRelease() {
+        CausalNode node = rig.start();
+        node.onRecord(record(C, 0, clock().advanceTo(D, 0)));
+        rig.commit();
+        assertThat(rig.store.get(ProtocolStore.entryKey(C, 0))).as("held across a commit: written").isNotNull();
+
+        node.onRecord(record(D, 0));
+        assertThat(node.state().unpersisted()).isTrue();
+        rig.commit();
+
+        assertThat(rig.store.keys()).noneMatch(k -> k.contains("/e/"));
+    }
+
+    @Test
+    void aSendThatReservesASequenceBlockLeavesAWriteForTheNextCommit() {
+        CausalNode node = rig.sinks(TOPIC_S).start();
+        rig.commit();
+        assertThat(node.state().unpersisted()).isFalse();
+
+        node.prepareSend(S0);
+
+        assertThat(node.state().unpersisted()).as("the reserved ceiling waits for the commit").isTrue();
+        rig.commit();
+        assertThat(NodeRig.longValue(rig.store.get(ProtocolStore.sendSeqKey(S0)))).isZero();
+    }
+
+    @Test
     void deliveredRecordLeavesNoEntryInTheStore() {
         CausalNode node = rig.start();
 
