@@ -116,7 +116,7 @@ final class E2eApps {
     /**
      * The {@code floor} reference: the baseline's topology and settings plus what any causal stamp
      * costs Kafka Streams without Parsley's protocol: a 34-byte {@code vc} header on every output,
-     * a custom sink partitioner ({@link E2eFloorProcessor#partitioner}) and a cached, logged
+     * Parsley's own sink partitioner ({@link StampingDoor#partitioner}) and a cached, logged
      * key-value store attached to the processor but not written per record.
      */
     App floor(String id, String in, String out, Path stateDir, AtomicLong runningAt, int partitions) {
@@ -128,7 +128,7 @@ final class E2eApps {
             t.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(E2eFloorProcessor.STORE),
                     Serdes.Bytes(), Serdes.ByteArray()).withCachingEnabled(), "copy");
             t.addSink("sink", out, new ByteArraySerializer(), new ByteArraySerializer(),
-                    E2eFloorProcessor.partitioner(out, partitions), "copy");
+                    StampingDoor.partitioner(out, partitions), "copy");
             return t;
         });
     }

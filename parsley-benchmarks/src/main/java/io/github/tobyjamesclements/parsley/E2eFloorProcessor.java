@@ -1,13 +1,8 @@
 package io.github.tobyjamesclements.parsley;
 
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Optional;
-import java.util.Set;
 import java.util.UUID;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.utils.Bytes;
-import org.apache.kafka.streams.processor.StreamPartitioner;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
@@ -18,7 +13,7 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * Streams, without Parsley's protocol. Each record is forwarded with a fresh {@link RecordHeaders}
  * holding one {@code vc} header of a constant value as long as Parsley's single-source stamp; the
  * task is stateful (a cached, logged store is attached, read at init, never written per record);
- * the sink partitions with {@link #partitioner}, Parsley's choice.
+ * the sink partitions with Parsley's own partitioner ({@link StampingDoor#partitioner}).
  */
 final class E2eFloorProcessor implements Processor<byte[], byte[], byte[], byte[]> {
     static final String STORE = "floor-store";
@@ -62,24 +57,5 @@ final class E2eFloorProcessor implements Processor<byte[], byte[], byte[], byte[
         RecordHeaders headers = new RecordHeaders();
         headers.add(CausalHeaders.CLOCK, STAMP);
         context.forward(record.withHeaders(headers));
-    }
-
-    /**
-     * The sink partitioner: murmur2 of the key made positive, modulo the partition count (as
-     * Parsley's stamping door), answered from sets built once per partition. Refuses a partition
-     * count other than {@code partitions}, as Parsley's does, so that both pay the same check.
-     */
-    static StreamPartitioner<byte[], byte[]> partitioner(String topic, int partitions) {
-        List<Optional<Set<Integer>>> answers = new ArrayList<>(partitions);
-        for (int p = 0; p < partitions; p++) {
-            answers.add(Optional.of(Set.of(p)));
-        }
-        return (t, key, value, count) -> {
-            if (count != partitions) {
-                throw new IllegalStateException("Partition count of the floor's sink changed; topic=" + topic
-                        + ", expected=" + partitions + ", now=" + count);
-            }
-            return answers.get(StampingDoor.partition(key, partitions));
-        };
     }
 }

@@ -24,7 +24,7 @@ class E2eFloorProcessorTests {
 
     @Test
     void thePartitionerChoosesThePartitionKafkasProducerWouldForTheKey() {
-        StreamPartitioner<byte[], byte[]> partitioner = E2eFloorProcessor.partitioner("out", 4);
+        StreamPartitioner<byte[], byte[]> partitioner = StampingDoor.partitioner("out", 4);
         for (int k = 0; k < 200; k++) {
             byte[] key = String.format("key-%05d", k).getBytes(StandardCharsets.UTF_8);
 
@@ -36,7 +36,7 @@ class E2eFloorProcessorTests {
 
     @Test
     void thePartitionerRefusesAChangedPartitionCountNamingTheTopic() {
-        StreamPartitioner<byte[], byte[]> partitioner = E2eFloorProcessor.partitioner("out", 4);
+        StreamPartitioner<byte[], byte[]> partitioner = StampingDoor.partitioner("out", 4);
         byte[] key = "key-00001".getBytes(StandardCharsets.UTF_8);
 
         assertThatThrownBy(() -> partitioner.partitions("out", key, new byte[0], 8))
