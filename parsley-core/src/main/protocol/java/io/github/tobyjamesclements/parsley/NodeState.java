@@ -52,6 +52,9 @@ final class NodeState {
     private final Map<Channel, Long> frontierView;
     private final Map<SeqKey, ProtocolStore.Mark> marksView;
     private final Map<Channel, SeqKey> lastMarkKeys = new HashMap<>();
+    /** Per destination, the key of this node's own-send claim: every stamp names the other destinations'. */
+    private final Map<Channel, SeqKey> ownSendKeys = new HashMap<>();
+    private final Map<Channel, Long> sendSeqView;
     /** The entry held in this call whose clock is still the caller's (see {@link #holdBorrowing}), and its channel. */
     private HeldEntry borrowed;
     private Channel borrowedOn;
@@ -81,6 +84,7 @@ final class NodeState {
         this.carried = store.carried();
         this.frontierView = Collections.unmodifiableMap(frontier);
         this.marksView = Collections.unmodifiableMap(marks);
+        this.sendSeqView = Collections.unmodifiableMap(sendSeq);
     }
 
     // Scope and steps -----------------------------------------------------------------------
@@ -427,7 +431,17 @@ final class NodeState {
 
     /** Read-only last issued sequence per destination. */
     Map<Channel, Long> sendSeqs() {
-        return Collections.unmodifiableMap(sendSeq);
+        return sendSeqView;
+    }
+
+    /** The key of {@code self}'s sequence claim on {@code destination}, built once per destination. */
+    SeqKey ownSendKey(Channel destination, UUID self) {
+        SeqKey k = ownSendKeys.get(destination);
+        if (k == null || !k.sender().equals(self)) {
+            k = new SeqKey(destination, self);
+            ownSendKeys.put(destination, k);
+        }
+        return k;
     }
 
     /** The ceiling restored at init for a destination: sends at or below it are a prior incarnation's. */
