@@ -17,11 +17,11 @@ final class Gate {
     private Gate() {
     }
 
-    static boolean deliverable(Channel own, VectorClock claims, Set<Channel> consumed, Map<Channel, Long> frontier,
+    static boolean deliverable(Channel own, VectorClock claims, Set<Channel> consumed, VectorClock frontier,
             Map<SeqKey, ProtocolStore.Mark> marks) {
         for (int i = 0; i < claims.offsetCount(); i++) {
             Channel c = claims.channel(i);
-            if (!c.equals(own) && consumed.contains(c) && frontier.getOrDefault(c, VectorClock.NOTHING) < claims.offsetAt(i)) {
+            if (!c.equals(own) && consumed.contains(c) && frontier.offset(c) < claims.offsetAt(i)) {
                 return false;
             }
         }

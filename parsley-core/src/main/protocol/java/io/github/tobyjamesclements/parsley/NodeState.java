@@ -2,6 +2,7 @@ package io.github.tobyjamesclements.parsley;
 
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -32,9 +33,10 @@ final class NodeState {
 
     private final String nodeId;
     private final ProtocolStore store;
-    private final Map<Channel, Long> frontier;
+    /** The frontier as an offset clock: raised per record without boxing, read by the gate per claim. */
+    private final VectorClock frontier = new VectorClock();
     /** Channels whose persisted floor records that this node delivered records there (§7.1). */
-    private final Set<Channel> delivered = new TreeSet<>();
+    private final Set<Channel> delivered = new HashSet<>();
     private final Map<Channel, VectorClock> channelClocks;
     private final VectorClock carried;
     private final VectorClock ownOutputs = new VectorClock();
@@ -49,7 +51,6 @@ final class NodeState {
     private final NodeSeams seams;
     private final Map<SeqKey, ProtocolStore.Mark> marks;
     private final Map<Channel, Long> resumePositions = new TreeMap<>();
-    private final Map<Channel, Long> frontierView;
     private final Map<SeqKey, ProtocolStore.Mark> marksView;
     private final Map<Channel, SeqKey> lastMarkKeys = new HashMap<>();
     /** Per destination, the key of this node's own-send claim: every stamp names the other destinations'. */
@@ -72,7 +73,7 @@ final class NodeState {
     NodeState(String nodeId, StateStore stateStore, int sequenceBlock, NodeSeams seams) {
         this.nodeId = nodeId;
         this.store = new ProtocolStore(stateStore);
-        this.frontier = store.floors(delivered);
+        store.floors(delivered).forEach(frontier::advanceTo);
         this.channelClocks = store.channelClocks();
         this.sendSeq = store.sendSeqs();
         this.reservedSeq = new TreeMap<>(sendSeq);
@@ -82,7 +83,6 @@ final class NodeState {
         this.marks = store.marks();
         this.queues = store.queues();
         this.carried = store.carried();
-        this.frontierView = Collections.unmodifiableMap(frontier);
         this.marksView = Collections.unmodifiableMap(marks);
         this.sendSeqView = Collections.unmodifiableMap(sendSeq);
     }
@@ -123,7 +123,7 @@ final class NodeState {
     // Frontier, positions and marks -------------------------------------------------------
 
     long frontier(Channel c) {
-        return frontier.getOrDefault(c, VectorClock.NOTHING);
+        return frontier.offset(c);
     }
 
     /**
@@ -139,7 +139,7 @@ final class NodeState {
                     + ", frontier=" + current + ", proposed=" + f + "; the node's state is inconsistent:"
                     + " abandon the step and restart from committed state (fail closed)");
         }
-        frontier.put(c, f);
+        frontier.raiseOffset(c, f);
     }
 
     /**
@@ -164,7 +164,7 @@ final class NodeState {
                 : committedPosition == null ? VectorClock.NOTHING : committedPosition - 1;
         long chosen = seams.derivedFrontier(c, derived, committedPosition == null ? VectorClock.NOTHING : committedPosition);
         if (chosen > frontier(c)) {
-            frontier.put(c, chosen);
+            frontier.raiseOffset(c, chosen);
         }
     }
 
@@ -214,9 +214,14 @@ final class NodeState {
         return marks.get(k);
     }
 
-    /** Read-only frontier, for the gate. */
+    /** The frontier itself, for the gate, which only reads it. */
+    VectorClock frontierClock() {
+        return frontier;
+    }
+
+    /** A read-only copy of the frontier, for diagnostics and tests. */
     Map<Channel, Long> frontiers() {
-        return frontierView;
+        return frontier.offsets();
     }
 
     /** Read-only delivered-sequence marks, for the gate. */
@@ -354,15 +359,13 @@ final class NodeState {
     /** {@code frontier ∪ channelClocks ∪ carriedAncestry ∪ ownOutputs}, a fresh clock (§6.1). */
     VectorClock stampBase() {
         VectorClock stamp = new VectorClock();
-        // clocks first: a merge into the empty stamp is a linear copy; the frontier's few claims go last
+        // the first merge into the empty stamp copies arrays; later ones raise in place or merge once
         for (VectorClock cc : channelClocks.values()) {
             stamp.mergeMax(cc);
         }
         stamp.mergeMax(carried);
         stamp.mergeMax(ownOutputs);
-        for (Map.Entry<Channel, Long> f : frontier.entrySet()) {
-            stamp.raiseOffset(f.getKey(), f.getValue());
-        }
+        stamp.mergeOffsets(frontier);
         return stamp;
     }
 
@@ -468,7 +471,9 @@ final class NodeState {
             throw new IllegalStateException(q.size() + " held records on removed input; node=" + nodeId
                     + ", channel=" + gone + "; redeclare the input or perform a full reset (fail closed)");
         }
-        Long f = frontier.remove(gone);
+        long known = frontier.offset(gone);
+        Long f = known == VectorClock.NOTHING ? null : known;
+        frontier.removeChannel(gone);
         delivered.remove(gone);
         if (f != null && f >= 0) {
             carried.advanceTo(gone, f);
@@ -487,7 +492,7 @@ final class NodeState {
     /** What this node knows of a channel's offsets: frontier, channel clocks, carried, sink ends (§7.2 step 3). */
     long knownOffset(Channel c) {
         VectorClock known = new VectorClock();
-        frontier.forEach(known::advanceTo);
+        known.mergeOffsets(frontier);
         channelClocks.values().forEach(known::mergeOffsets);
         known.mergeOffsets(carried);
         known.mergeOffsets(sinkEnds);
