@@ -44,7 +44,8 @@ final class NodeState {
     private final Map<Channel, HoldQueue> queues;
     /** Per channel, a one-slot holder: the position rises with every record and is not re-boxed. */
     private final Map<Channel, long[]> positionKnown = new HashMap<>();
-    private final Map<Channel, Long> sendSeq;
+    /** The last issued send sequence per destination, as a clock: issued per send without boxing. */
+    private final VectorClock sendSeq = new VectorClock();
     private final Map<Channel, Long> reservedSeq;
     private final Map<Channel, Long> baselineSeq;
     private final int sequenceBlock;
@@ -55,7 +56,12 @@ final class NodeState {
     private final Map<Channel, SeqKey> lastMarkKeys = new HashMap<>();
     /** Per destination, the key of this node's own-send claim: every stamp names the other destinations'. */
     private final Map<Channel, SeqKey> ownSendKeys = new HashMap<>();
-    private final Map<Channel, Long> sendSeqView;
+    /**
+     * {@code channelClocks ∪ carried ∪ ownOutputs}, the part of every stamp that changes only when
+     * a received clock raises a claim, ancestry is carried or truncated, or a sink end is seeded;
+     * null after any of those until the next stamp merges it again.
+     */
+    private VectorClock stampClocks;
     /** The entry held in this call whose clock is still the caller's (see {@link #holdBorrowing}), and its channel. */
     private HeldEntry borrowed;
     private Channel borrowedOn;
@@ -75,16 +81,16 @@ final class NodeState {
         this.store = new ProtocolStore(stateStore);
         store.floors(delivered).forEach(frontier::advanceTo);
         this.channelClocks = store.channelClocks();
-        this.sendSeq = store.sendSeqs();
-        this.reservedSeq = new TreeMap<>(sendSeq);
-        this.baselineSeq = Map.copyOf(sendSeq);
+        Map<Channel, Long> ceilings = store.sendSeqs();
+        ceilings.forEach(sendSeq::advanceTo);
+        this.reservedSeq = new TreeMap<>(ceilings);
+        this.baselineSeq = Map.copyOf(ceilings);
         this.sequenceBlock = sequenceBlock;
         this.seams = seams;
         this.marks = store.marks();
         this.queues = store.queues();
         this.carried = store.carried();
         this.marksView = Collections.unmodifiableMap(marks);
-        this.sendSeqView = Collections.unmodifiableMap(sendSeq);
     }
 
     // Scope and steps -----------------------------------------------------------------------
@@ -322,6 +328,9 @@ final class NodeState {
     void foldChannelClock(Channel c, VectorClock clock) {
         VectorClock cc = channelClocks.get(c);
         if (cc.raiseTo(clock)) {
+            if (seams.renewsStampOnFold()) {
+                stampClocks = null;
+            }
             store.putChannelClock(c, cc);
         }
     }
@@ -329,6 +338,7 @@ final class NodeState {
     /** Adds claims to carried ancestry (§7.2) and persists it, even when nothing changed. */
     void carry(VectorClock claims) {
         carried.mergeMax(claims);
+        stampClocks = null;
         store.putCarried(carried);
     }
 
@@ -344,6 +354,7 @@ final class NodeState {
     void seedSinkEnd(Channel c, long offset, boolean caused) {
         sinkEnds.advanceTo(c, offset);
         if (caused) {
+            stampClocks = null;
             ownOutputs.advanceTo(c, offset);
         }
     }
@@ -358,19 +369,19 @@ final class NodeState {
 
     /** {@code frontier ∪ channelClocks ∪ carriedAncestry ∪ ownOutputs}, a fresh clock (§6.1). */
     VectorClock stampBase() {
-        VectorClock stamp = new VectorClock();
-        // the first merge into the empty stamp copies arrays; later ones raise in place or merge once
-        for (VectorClock cc : channelClocks.values()) {
-            stamp.mergeMax(cc);
+        if (stampClocks == null) {
+            VectorClock merged = new VectorClock();
+            for (VectorClock cc : channelClocks.values()) {
+                merged.mergeMax(cc);
+            }
+            stampClocks = merged.mergeMax(carried).mergeMax(ownOutputs);
         }
-        stamp.mergeMax(carried);
-        stamp.mergeMax(ownOutputs);
-        stamp.mergeOffsets(frontier);
-        return stamp;
+        return VectorClock.copyOf(stampClocks, frontier.offsetCount()).mergeOffsets(frontier);
     }
 
     /** Drops offset claims at or below the bound from carried ancestry and channel clocks (§8.1). */
     void truncate(VectorClock stability) {
+        stampClocks = null;
         if (carried.truncateAtOrBelow(stability)) {
             store.putCarried(carried);
         }
@@ -415,14 +426,14 @@ final class NodeState {
      * @throws IllegalStateException when the sequence would not grow (it overflowed)
      */
     long issueSendSeq(Channel destination) {
-        long last = sendSeq.getOrDefault(destination, VectorClock.NOTHING);
+        long last = sendSeq.offset(destination);
         long next = last + 1;
         if (next <= last) {
             throw new IllegalStateException("Send sequence would not grow; node=" + nodeId + ", channel="
                     + destination + ", last issued=" + last + "; the sequence space of this channel is exhausted:"
                     + " reset the application's state (fail closed)");
         }
-        sendSeq.put(destination, next);
+        sendSeq.raiseOffset(destination, next);
         long reserved = reservedSeq.getOrDefault(destination, VectorClock.NOTHING);
         long ceiling = seams.sequenceCeiling(destination, next, reserved, sequenceBlock);
         if (ceiling != reserved) {
@@ -432,9 +443,14 @@ final class NodeState {
         return next;
     }
 
-    /** Read-only last issued sequence per destination. */
+    /** A read-only copy of the last issued sequence per destination. */
     Map<Channel, Long> sendSeqs() {
-        return sendSeqView;
+        return sendSeq.offsets();
+    }
+
+    /** The last issued sequence per destination itself, for the stamp, which only reads it by index. */
+    VectorClock sendSeqClock() {
+        return sendSeq;
     }
 
     /** The key of {@code self}'s sequence claim on {@code destination}, built once per destination. */
@@ -466,6 +482,7 @@ final class NodeState {
      * @throws IllegalStateException when the input still holds records
      */
     Long retireInput(Channel gone) {
+        stampClocks = null;
         HoldQueue q = queues.remove(gone);
         if (q != null && !q.isEmpty()) {
             throw new IllegalStateException(q.size() + " held records on removed input; node=" + nodeId

@@ -34,9 +34,10 @@ final class SortedClaims<K extends Comparable<K>> {
         this.size = size;
     }
 
-    SortedClaims<K> copy() {
-        return size == 0 ? new SortedClaims<>()
-                : new SortedClaims<>(Arrays.copyOf(keys, size), Arrays.copyOf(values, size), size);
+    /** A copy with room for {@code more} further keys. */
+    SortedClaims<K> copy(int more) {
+        return size + more == 0 ? new SortedClaims<>()
+                : new SortedClaims<>(Arrays.copyOf(keys, size + more), Arrays.copyOf(values, size + more), size);
     }
 
     int size() {
@@ -114,27 +115,37 @@ final class SortedClaims<K extends Comparable<K>> {
         return rose || added > 0;
     }
 
-    /** Merges in the {@code added} keys of {@code other} this lacks; shared keys were raised already. */
+    /**
+     * Merges in the {@code added} keys of {@code other} this lacks; shared keys were raised already.
+     * From the back, so that with room to spare the merge runs in place: a key of this is only ever
+     * moved to a slot at or after its own.
+     */
     private void mergeNew(SortedClaims<K> other, int added) {
-        Object[] mk = new Object[size + added];
-        long[] mv = new long[size + added];
-        int i = 0;
-        int j = 0;
-        int out = 0;
-        while (i < size || j < other.size) {
-            int cmp = i == size ? 1 : j == other.size ? -1 : key(i).compareTo(other.key(j));
-            if (cmp <= 0) {
+        int total = size + added;
+        boolean inPlace = keys.length >= total;
+        Object[] mk = inPlace ? keys : new Object[total];
+        long[] mv = inPlace ? values : new long[total];
+        int i = size - 1;
+        int j = other.size - 1;
+        int out = total - 1;
+        while (j >= 0) {
+            int cmp = i < 0 ? -1 : key(i).compareTo(other.key(j));
+            if (cmp >= 0) {
                 mk[out] = keys[i];
-                mv[out++] = values[i++];
-                j += cmp == 0 ? 1 : 0;
+                mv[out--] = values[i--];
+                j -= cmp == 0 ? 1 : 0;
             } else {
                 mk[out] = other.keys[j];
-                mv[out++] = other.values[j++];
+                mv[out--] = other.values[j--];
             }
+        }
+        if (!inPlace) {
+            System.arraycopy(keys, 0, mk, 0, i + 1);
+            System.arraycopy(values, 0, mv, 0, i + 1);
         }
         keys = mk;
         values = mv;
-        size = out;
+        size = total;
     }
 
     /** Removes {@code key}; absent keys are ignored. */

@@ -1,6 +1,5 @@
 package io.github.tobyjamesclements.parsley;
 
-import java.util.Map;
 import java.util.UUID;
 
 /**
@@ -45,9 +44,10 @@ final class Stamping {
      * claim on the destination anyway (§6.1).
      */
     static void claimOwnSends(VectorClock stamp, UUID self, NodeState state, Channel destination) {
-        for (Map.Entry<Channel, Long> sent : state.sendSeqs().entrySet()) {
-            Channel c = sent.getKey();
-            long issued = sent.getValue();
+        VectorClock sent = state.sendSeqClock();
+        for (int i = 0; i < sent.offsetCount(); i++) {
+            Channel c = sent.channel(i);
+            long issued = sent.offsetAt(i);
             if (issued > state.baselineSeq(c) && !c.equals(destination)) {
                 stamp.advanceSeq(state.ownSendKey(c, self), issued);
             }

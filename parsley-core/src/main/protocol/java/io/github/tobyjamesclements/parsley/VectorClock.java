@@ -35,7 +35,12 @@ final class VectorClock {
     }
 
     static VectorClock copyOf(VectorClock other) {
-        return new VectorClock(other.offsets.copy(), other.seqs.copy());
+        return copyOf(other, 0);
+    }
+
+    /** A copy with room for {@code moreOffsets} further offset claims, so a caller's raises need not grow it. */
+    static VectorClock copyOf(VectorClock other, int moreOffsets) {
+        return new VectorClock(other.offsets.copy(moreOffsets), other.seqs.copy(0));
     }
 
     /** Raises the offset claim on {@code channel} to at least {@code offset}. */

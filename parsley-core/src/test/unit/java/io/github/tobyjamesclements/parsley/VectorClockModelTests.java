@@ -72,7 +72,8 @@ class VectorClockModelTests {
             Channel ch = new Channel(WIDE_TOPICS[random.nextInt(WIDE_TOPICS.length)], random.nextInt(6));
             SeqKey key = new SeqKey(ch, SENDERS[random.nextInt(SENDERS.length)]);
             long value = random.nextInt(50);
-            switch (random.nextInt(8)) {
+            switch (random.nextInt(9)) {
+                case 7 -> clock = VectorClock.copyOf(clock, random.nextInt(6));
                 case 0, 1 -> {
                     offsets.merge(ch, value, Math::max);
                     clock.advanceTo(ch, value);
