@@ -291,7 +291,8 @@ final class CausalNode {
 
     /** Ends a call: hands out what the cascade delivered, in order; its writes stay buffered. */
     private List<Delivery> finish() {
-        List<Delivery> out = List.copyOf(delivered);
+        // mostly one delivery: List.of(e) skips the array that List.copyOf copies through
+        List<Delivery> out = delivered.size() == 1 ? List.of(delivered.get(0)) : List.copyOf(delivered);
         delivered.clear();
         state.endCall();
         return out;

@@ -1,6 +1,5 @@
 package io.github.tobyjamesclements.parsley;
 
-import java.util.Arrays;
 import java.util.UUID;
 
 /**
@@ -21,55 +20,61 @@ final class ClockLayout {
     final int size;
 
     ClockLayout(VectorClock clock, UUID sender, long seq) {
-        int[] sizes = new int[clock.offsetCount()];
-        boolean[] sparse = new boolean[sizes.length];
         int bytes = 1 + (sender == null ? 1 : varintSize(sender.getLeastSignificantBits() + 1) + STAGE_ID_BYTES + varintSize(seq));
-        int partitionBytes = 0;
-        int n = 0;
-        UUID last = null;
-        for (int i = 0; i < clock.offsetCount(); i++) {
-            Channel c = clock.channel(i);
-            if (!c.topicId().equals(last)) {
-                n++;
-                last = c.topicId();
+        this.topicGroups = topicGroups(clock);
+        bytes += varintSize(((long) topicGroups.length << 1) | 1);
+        for (int g = 0, at = 0; g < topicGroups.length; g++) {
+            int entries = Math.abs(topicGroups[g]);
+            bytes += TOPIC_ID_BYTES + varintSize(((long) entries << 1) | 1);
+            for (int i = at; i < at + entries; i++) {
+                bytes += varintSize(clock.offsetAt(i)) + (topicGroups[g] < 0 ? 0 : varintSize(clock.channel(i).partition()));
             }
-            sparse[n - 1] |= c.partition() != sizes[n - 1];
-            sizes[n - 1]++;
-            bytes += varintSize(clock.offsetAt(i));
+            at += entries;
         }
-        int[] groups = new int[n];
-        for (int g = 0, at = 0; g < n; at += sizes[g], g++) {
-            groups[g] = sparse[g] ? sizes[g] : -sizes[g];
-            bytes += TOPIC_ID_BYTES + varintSize(((long) sizes[g] << 1) | 1);
-            partitionBytes += sparse[g] ? partitionBytes(clock, at, sizes[g]) : 0;
-        }
-        bytes += partitionBytes + varintSize(((long) n << 1) | 1);
-        this.topicGroups = groups;
         this.seqGroups = seqGroups(clock);
         this.size = bytes + seqBytes(clock, seqGroups);
     }
 
-    private static int partitionBytes(VectorClock clock, int from, int count) {
-        int bytes = 0;
-        for (int i = from; i < from + count; i++) {
-            bytes += varintSize(clock.channel(i).partition());
+    /** Two passes over the claims, so that the only array is the answer: one to count topics, one to size them. */
+    private static int[] topicGroups(VectorClock clock) {
+        int n = 0;
+        for (int i = 0; i < clock.offsetCount(); i++) {
+            n += i == 0 || !clock.channel(i).topicId().equals(clock.channel(i - 1).topicId()) ? 1 : 0;
         }
-        return bytes;
+        int[] groups = new int[n];
+        int g = -1;
+        boolean sparse = false;
+        for (int i = 0; i < clock.offsetCount(); i++) {
+            if (i == 0 || !clock.channel(i).topicId().equals(clock.channel(i - 1).topicId())) {
+                seal(groups, g, sparse);
+                g++;
+                sparse = false;
+            }
+            sparse |= clock.channel(i).partition() != groups[g];
+            groups[g]++;
+        }
+        seal(groups, g, sparse);
+        return groups;
+    }
+
+    /** Negates a finished group's count when it is dense (its partitions are exactly 0..n-1). */
+    private static void seal(int[] groups, int g, boolean sparse) {
+        if (g >= 0 && !sparse) {
+            groups[g] = -groups[g];
+        }
     }
 
     private static int[] seqGroups(VectorClock clock) {
-        int[] sizes = new int[clock.seqCount()];
         int n = 0;
-        Channel last = null;
         for (int i = 0; i < clock.seqCount(); i++) {
-            Channel c = clock.seqKey(i).channel();
-            if (!c.equals(last)) {
-                n++;
-                last = c;
-            }
-            sizes[n - 1]++;
+            n += i == 0 || !clock.seqKey(i).channel().equals(clock.seqKey(i - 1).channel()) ? 1 : 0;
         }
-        return n == sizes.length ? sizes : Arrays.copyOf(sizes, n);
+        int[] sizes = new int[n];
+        for (int i = 0, g = -1; i < clock.seqCount(); i++) {
+            g += i == 0 || !clock.seqKey(i).channel().equals(clock.seqKey(i - 1).channel()) ? 1 : 0;
+            sizes[g]++;
+        }
+        return sizes;
     }
 
     private static int seqBytes(VectorClock clock, int[] groups) {
