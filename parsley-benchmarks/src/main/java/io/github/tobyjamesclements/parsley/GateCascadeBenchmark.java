@@ -63,7 +63,7 @@ public class GateCascadeBenchmark {
         int channel = gated++ % GateFixture.CHANNELS;
         CausalNode node = fixture.node;
         boolean ok = Gate.deliverable(fixture.consumed[channel], fixture.clocks[channel], fixture.consumedSet,
-                node.state().frontiers(), node.state().marks());
+                node.state().frontierClock(), node.state().marks());
         passed += ok ? 1 : 0;
         return ok;
     }

@@ -37,6 +37,8 @@ final class GateFixture {
     /** Per consumed channel, the clock its records carry, all claims satisfied. */
     final VectorClock[] clocks = new VectorClock[CHANNELS];
     final Channel[] upstream;
+    /** The node's one declared sink topic; nothing was sent to it before the node started. */
+    final UUID sink;
     final long[] upstreamOffsets;
     private int sincePersist;
 
@@ -58,8 +60,9 @@ final class GateFixture {
             senders[j] = new UUID(random.nextLong(), random.nextLong());
             clocks[j] = clock(j, width, -1, 0);
         }
-        UUID sink = new UUID(random.nextLong(), random.nextLong());
-        node = new CausalNode(new NodeConfig("bench-task-0_0", new UUID(random.nextLong(), random.nextLong()), channels,
+        sink = new UUID(random.nextLong(), random.nextLong());
+        // a sender id as a stage task has one: a stage id, and the task number 0
+        node = new CausalNode(new NodeConfig("bench-task-0_0", new UUID(random.nextLong(), 0), channels,
                 new TreeSet<>(List.of(sink))), new InMemoryStateStore(), new EmptySinkOffsets(), Map.of());
         for (Channel c : consumed) {
             if (node.onRecord(new InboundRecord(c, 0, null, null, -1, KEY, VALUE, 0)).size() != 1) {

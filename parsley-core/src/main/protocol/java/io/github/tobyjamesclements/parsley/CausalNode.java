@@ -32,7 +32,11 @@ final class CausalNode {
     private final BiConsumer<Channel, VectorClock> fold;
     /** The cascade's reused collector: most calls deliver one record or none. */
     private final List<Delivery> delivered = new ArrayList<>();
-    private Channel[] order;
+    /** The consumed channels in cascade order: the cascade walks them at least twice per call. */
+    private final Channel[] order;
+    /** {@code config.consumed()} and the sink topics as hash sets: asked per record, claim and send. */
+    private final Set<Channel> consumed;
+    private final Set<UUID> sinks;
     private long replaysSkipped;
     private long seqNormalisations;
 
@@ -54,6 +58,9 @@ final class CausalNode {
         this.config = Objects.requireNonNull(config, "config");
         this.brokerOffsets = Objects.requireNonNull(brokerOffsets, "brokerOffsets");
         this.seams = Objects.requireNonNull(seams, "seams");
+        this.order = config.consumed().toArray(new Channel[0]);
+        this.consumed = Set.copyOf(config.consumed());
+        this.sinks = Set.copyOf(config.sinkTopics());
         this.state = new NodeState(config.nodeId(), stateStore, config.sequenceBlock(), seams);
         this.fold = state::foldChannelClock;
         ProtocolStore.Scope recorded = state.recordedScope();
@@ -134,7 +141,7 @@ final class CausalNode {
         boolean changed;
         do {
             changed = false;
-            for (Channel c : order()) {
+            for (Channel c : order) {
                 HeldEntry head;
                 while ((head = state.head(c)) != null && deliverable(c, head)) {
                     seams.deliver(c, heads, delivered);
@@ -150,18 +157,10 @@ final class CausalNode {
         return finish();
     }
 
-    /** The consumed channels in cascade order, as an array: the cascade walks them at least twice per call. */
-    private Channel[] order() {
-        if (order == null) {
-            order = config.consumed().toArray(new Channel[0]);
-        }
-        return order;
-    }
-
     /** The (seamed) gate's verdict on an entry of channel {@code c}, against the current state. */
     boolean deliverable(Channel c, HeldEntry entry) {
         return seams.deliverable(c, entry,
-                Gate.deliverable(c, entry.clock(), config.consumed(), state.frontiers(), state.marks()));
+                Gate.deliverable(c, entry.clock(), consumed, state.frontierClock(), state.marks()));
     }
 
     // Stamp -------------------------------------------------------------------------------
@@ -169,7 +168,7 @@ final class CausalNode {
     /** The single stamping site, for a send to the concrete destination partition. */
     SendStamp prepareSend(Channel destination) {
         Objects.requireNonNull(destination, "Send destination is null: the host partitions before stamping");
-        if (!config.sinkTopics().contains(destination.topicId())) {
+        if (!sinks.contains(destination.topicId())) {
             throw new IllegalStateException("Send to undeclared sink topic; node=" + config.nodeId()
                     + ", destination=" + destination + ", declared sinks=" + config.sinkTopics());
         }
@@ -238,7 +237,7 @@ final class CausalNode {
     int held() {
         // asked after every record (the hold monitor's idle check): a plain loop, no stream pipeline
         int n = 0;
-        for (Channel c : order()) {
+        for (Channel c : order) {
             n += state.held(c);
         }
         return n;
@@ -279,7 +278,7 @@ final class CausalNode {
     }
 
     private void requireConsumed(Channel c, String what) {
-        if (!config.consumed().contains(c)) {
+        if (!consumed.contains(c)) {
             throw new IllegalStateException(what + "; node=" + config.nodeId() + ", channel=" + c
                     + ", consumed=" + config.consumed());
         }
@@ -292,7 +291,8 @@ final class CausalNode {
 
     /** Ends a call: hands out what the cascade delivered, in order; its writes stay buffered. */
     private List<Delivery> finish() {
-        List<Delivery> out = List.copyOf(delivered);
+        // mostly one delivery: List.of(e) skips the array that List.copyOf copies through
+        List<Delivery> out = delivered.size() == 1 ? List.of(delivered.get(0)) : List.copyOf(delivered);
         delivered.clear();
         state.endCall();
         return out;

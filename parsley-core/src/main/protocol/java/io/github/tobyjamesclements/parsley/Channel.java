@@ -20,6 +20,17 @@ record Channel(UUID topicId, int partition) implements Comparable<Channel> {
         }
     }
 
+    /** By value, and by reference first: a task's channels are mostly the same few instances, compared per claim. */
+    @Override
+    public boolean equals(Object o) {
+        return this == o || o instanceof Channel other && partition == other.partition && topicId.equals(other.topicId);
+    }
+
+    @Override
+    public int hashCode() {
+        return 31 * topicId.hashCode() + partition;
+    }
+
     @Override
     public int compareTo(Channel other) {
         int byTopic = topicId.compareTo(other.topicId);

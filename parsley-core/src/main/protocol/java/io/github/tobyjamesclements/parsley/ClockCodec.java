@@ -1,7 +1,5 @@
 package io.github.tobyjamesclements.parsley;
 
-import java.util.Arrays;
-import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
 
@@ -48,19 +46,17 @@ final class ClockCodec {
     }
 
     private static byte[] encode(VectorClock clock, UUID sender, long seq) {
-        // the raw claims, not the read-only views: a view wraps every entry it iterates, per send
-        int offsetCount = clock.offsetCount();
-        int seqCount = clock.seqCount();
-        ClockWriter out = new ClockWriter(28 + 12 * offsetCount + 30 * seqCount);
+        ClockLayout layout = new ClockLayout(clock, sender, seq);
+        ClockWriter out = new ClockWriter(layout.size);
         out.write(VERSION);
         if (sender == null) {
             out.varint(0);
         } else {
             tag(out, sender, seq);
         }
-        writeOffsets(out, clock.offsetClaims(), offsetCount, seqCount > 0);
-        if (seqCount > 0) {
-            writeSeqs(out, clock.seqClaims(), seqCount);
+        writeOffsets(out, clock, layout.topicGroups, layout.seqGroups.length > 0);
+        if (layout.seqGroups.length > 0) {
+            writeSeqs(out, clock, layout.seqGroups);
         }
         return out.toByteArray();
     }
@@ -75,15 +71,13 @@ final class ClockCodec {
         out.varint(seq);
     }
 
-    private static void writeOffsets(ClockWriter out, Iterable<Map.Entry<Channel, Long>> offsets, int count,
-            boolean seqsFollow) {
-        int[] groups = topicGroups(offsets, count);
+    private static void writeOffsets(ClockWriter out, VectorClock clock, int[] groups, boolean seqsFollow) {
         out.varint(((long) groups.length << 1) | (seqsFollow ? 1 : 0));
         int group = -1;
         UUID topic = null;
         boolean dense = false;
-        for (Map.Entry<Channel, Long> e : offsets) {
-            Channel c = e.getKey();
+        for (int i = 0; i < clock.offsetCount(); i++) {
+            Channel c = clock.channel(i);
             if (!c.topicId().equals(topic)) {
                 topic = c.topicId();
                 dense = groups[++group] < 0;
@@ -93,25 +87,25 @@ final class ClockCodec {
             if (!dense) {
                 out.varint(c.partition());
             }
-            out.varint(e.getValue());
+            out.varint(clock.offsetAt(i));
         }
     }
 
-    private static void writeSeqs(ClockWriter out, Iterable<Map.Entry<SeqKey, Long>> seqs, int count) {
-        int[] groupSizes = channelGroupSizes(seqs, count);
+    private static void writeSeqs(ClockWriter out, VectorClock clock, int[] groupSizes) {
         out.varint(groupSizes.length);
         int group = -1;
         Channel current = null;
-        for (Map.Entry<SeqKey, Long> s : seqs) {
-            Channel c = s.getKey().channel();
+        for (int i = 0; i < clock.seqCount(); i++) {
+            SeqKey k = clock.seqKey(i);
+            Channel c = k.channel();
             if (!c.equals(current)) {
                 current = c;
                 out.uuid(c.topicId());
                 out.varint(c.partition());
                 out.varint(groupSizes[++group]);
             }
-            out.sender(s.getKey().sender());
-            out.varint(s.getValue());
+            out.sender(k.sender());
+            out.varint(clock.seqAt(i));
         }
     }
 
@@ -247,46 +241,5 @@ final class ClockCodec {
                 previousKey = k;
             }
         }
-    }
-
-    /**
-     * The number of offset entries of each topic, in order, negated for a dense group (its
-     * partitions are exactly 0..n-1): one pass, no sub-map views.
-     */
-    private static int[] topicGroups(Iterable<Map.Entry<Channel, Long>> offsets, int count) {
-        int[] sizes = new int[count];
-        boolean[] sparse = new boolean[count];
-        int n = 0;
-        UUID last = null;
-        for (Map.Entry<Channel, Long> e : offsets) {
-            Channel c = e.getKey();
-            if (!c.topicId().equals(last)) {
-                n++;
-                last = c.topicId();
-            }
-            sparse[n - 1] |= c.partition() != sizes[n - 1];
-            sizes[n - 1]++;
-        }
-        int[] groups = new int[n];
-        for (int g = 0; g < n; g++) {
-            groups[g] = sparse[g] ? sizes[g] : -sizes[g];
-        }
-        return groups;
-    }
-
-    /** The number of senders of each sequence channel, in order. */
-    private static int[] channelGroupSizes(Iterable<Map.Entry<SeqKey, Long>> seqs, int count) {
-        int[] sizes = new int[count];
-        int n = 0;
-        Channel last = null;
-        for (Map.Entry<SeqKey, Long> e : seqs) {
-            SeqKey k = e.getKey();
-            if (!k.channel().equals(last)) {
-                n++;
-                last = k.channel();
-            }
-            sizes[n - 1]++;
-        }
-        return n == sizes.length ? sizes : Arrays.copyOf(sizes, n);
     }
 }

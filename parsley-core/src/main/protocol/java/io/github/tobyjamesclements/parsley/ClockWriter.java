@@ -1,15 +1,15 @@
 package io.github.tobyjamesclements.parsley;
 
-import java.util.Arrays;
 import java.util.UUID;
 
 /**
- * The byte sink of {@link ClockCodec}: a growable buffer, unsynchronised, unlike
- * {@code ByteArrayOutputStream}, whose every byte takes a lock.
+ * The byte sink of {@link ClockCodec}: an array of the exact encoded length ({@link ClockLayout}),
+ * unsynchronised, unlike {@code ByteArrayOutputStream}, whose every byte takes a lock. Writing past
+ * the length, or handing out a partly written array, is a layout bug and throws.
  */
 final class ClockWriter {
 
-    private byte[] buf;
+    private final byte[] buf;
     private int count;
 
     ClockWriter(int size) {
@@ -17,9 +17,6 @@ final class ClockWriter {
     }
 
     void write(int b) {
-        if (count == buf.length) {
-            buf = Arrays.copyOf(buf, buf.length * 2);
-        }
         buf[count++] = (byte) b;
     }
 
@@ -54,7 +51,11 @@ final class ClockWriter {
         }
     }
 
+    /** The written bytes, which must fill the array: the layout's size was exact. */
     byte[] toByteArray() {
-        return Arrays.copyOf(buf, count);
+        if (count != buf.length) {
+            throw new IllegalStateException("Clock encoding wrote " + count + " of " + buf.length + " laid-out bytes");
+        }
+        return buf;
     }
 }

@@ -17,19 +17,20 @@ final class Gate {
     private Gate() {
     }
 
-    static boolean deliverable(Channel own, VectorClock claims, Set<Channel> consumed, Map<Channel, Long> frontier,
+    static boolean deliverable(Channel own, VectorClock claims, Set<Channel> consumed, VectorClock frontier,
             Map<SeqKey, ProtocolStore.Mark> marks) {
-        for (Map.Entry<Channel, Long> e : claims.offsetClaims()) {
-            Channel c = e.getKey();
-            if (!c.equals(own) && consumed.contains(c) && frontier.getOrDefault(c, VectorClock.NOTHING) < e.getValue()) {
+        for (int i = 0; i < claims.offsetCount(); i++) {
+            Channel c = claims.channel(i);
+            if (!c.equals(own) && consumed.contains(c) && frontier.offset(c) < claims.offsetAt(i)) {
                 return false;
             }
         }
-        for (Map.Entry<SeqKey, Long> e : claims.seqClaims()) {
-            Channel c = e.getKey().channel();
+        for (int i = 0; i < claims.seqCount(); i++) {
+            SeqKey k = claims.seqKey(i);
+            Channel c = k.channel();
             if (!c.equals(own) && consumed.contains(c)) {
-                ProtocolStore.Mark mark = marks.get(e.getKey());
-                if (mark == null || mark.seq() < e.getValue()) {
+                ProtocolStore.Mark mark = marks.get(k);
+                if (mark == null || mark.seq() < claims.seqAt(i)) {
                     return false;
                 }
             }

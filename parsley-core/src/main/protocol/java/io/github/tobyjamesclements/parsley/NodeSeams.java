@@ -51,6 +51,14 @@ interface NodeSeams {
     default void callStarts(BiConsumer<Channel, VectorClock> fold) {
     }
 
+    /**
+     * Whether a fold that raised a channel clock renews the clocks every later stamp merges (§6.1):
+     * the node keeps their union from send to send and must merge it again once one rose.
+     */
+    default boolean renewsStampOnFold() {
+        return true;
+    }
+
     /** The merged stamp before normalisation (§6.1, §3.7 rule 1); {@code base} is the honest one. */
     default VectorClock stampBase(VectorClock base, Set<Channel> consumed) {
         return base;

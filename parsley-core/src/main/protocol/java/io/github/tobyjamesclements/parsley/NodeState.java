@@ -2,6 +2,7 @@ package io.github.tobyjamesclements.parsley;
 
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -32,9 +33,10 @@ final class NodeState {
 
     private final String nodeId;
     private final ProtocolStore store;
-    private final Map<Channel, Long> frontier;
+    /** The frontier as an offset clock: raised per record without boxing, read by the gate per claim. */
+    private final VectorClock frontier = new VectorClock();
     /** Channels whose persisted floor records that this node delivered records there (§7.1). */
-    private final Set<Channel> delivered = new TreeSet<>();
+    private final Set<Channel> delivered = new HashSet<>();
     private final Map<Channel, VectorClock> channelClocks;
     private final VectorClock carried;
     private final VectorClock ownOutputs = new VectorClock();
@@ -42,16 +44,24 @@ final class NodeState {
     private final Map<Channel, HoldQueue> queues;
     /** Per channel, a one-slot holder: the position rises with every record and is not re-boxed. */
     private final Map<Channel, long[]> positionKnown = new HashMap<>();
-    private final Map<Channel, Long> sendSeq;
+    /** The last issued send sequence per destination, as a clock: issued per send without boxing. */
+    private final VectorClock sendSeq = new VectorClock();
     private final Map<Channel, Long> reservedSeq;
     private final Map<Channel, Long> baselineSeq;
     private final int sequenceBlock;
     private final NodeSeams seams;
     private final Map<SeqKey, ProtocolStore.Mark> marks;
     private final Map<Channel, Long> resumePositions = new TreeMap<>();
-    private final Map<Channel, Long> frontierView;
     private final Map<SeqKey, ProtocolStore.Mark> marksView;
     private final Map<Channel, SeqKey> lastMarkKeys = new HashMap<>();
+    /** Per destination, the key of this node's own-send claim: every stamp names the other destinations'. */
+    private final Map<Channel, SeqKey> ownSendKeys = new HashMap<>();
+    /**
+     * {@code channelClocks ∪ carried ∪ ownOutputs}, the part of every stamp that changes only when
+     * a received clock raises a claim, ancestry is carried or truncated, or a sink end is seeded;
+     * null after any of those until the next stamp merges it again.
+     */
+    private VectorClock stampClocks;
     /** The entry held in this call whose clock is still the caller's (see {@link #holdBorrowing}), and its channel. */
     private HeldEntry borrowed;
     private Channel borrowedOn;
@@ -69,17 +79,17 @@ final class NodeState {
     NodeState(String nodeId, StateStore stateStore, int sequenceBlock, NodeSeams seams) {
         this.nodeId = nodeId;
         this.store = new ProtocolStore(stateStore);
-        this.frontier = store.floors(delivered);
+        store.floors(delivered).forEach(frontier::advanceTo);
         this.channelClocks = store.channelClocks();
-        this.sendSeq = store.sendSeqs();
-        this.reservedSeq = new TreeMap<>(sendSeq);
-        this.baselineSeq = Map.copyOf(sendSeq);
+        Map<Channel, Long> ceilings = store.sendSeqs();
+        ceilings.forEach(sendSeq::advanceTo);
+        this.reservedSeq = new TreeMap<>(ceilings);
+        this.baselineSeq = Map.copyOf(ceilings);
         this.sequenceBlock = sequenceBlock;
         this.seams = seams;
         this.marks = store.marks();
         this.queues = store.queues();
         this.carried = store.carried();
-        this.frontierView = Collections.unmodifiableMap(frontier);
         this.marksView = Collections.unmodifiableMap(marks);
     }
 
@@ -119,7 +129,7 @@ final class NodeState {
     // Frontier, positions and marks -------------------------------------------------------
 
     long frontier(Channel c) {
-        return frontier.getOrDefault(c, VectorClock.NOTHING);
+        return frontier.offset(c);
     }
 
     /**
@@ -135,7 +145,7 @@ final class NodeState {
                     + ", frontier=" + current + ", proposed=" + f + "; the node's state is inconsistent:"
                     + " abandon the step and restart from committed state (fail closed)");
         }
-        frontier.put(c, f);
+        frontier.raiseOffset(c, f);
     }
 
     /**
@@ -160,7 +170,7 @@ final class NodeState {
                 : committedPosition == null ? VectorClock.NOTHING : committedPosition - 1;
         long chosen = seams.derivedFrontier(c, derived, committedPosition == null ? VectorClock.NOTHING : committedPosition);
         if (chosen > frontier(c)) {
-            frontier.put(c, chosen);
+            frontier.raiseOffset(c, chosen);
         }
     }
 
@@ -210,9 +220,14 @@ final class NodeState {
         return marks.get(k);
     }
 
-    /** Read-only frontier, for the gate. */
+    /** The frontier itself, for the gate, which only reads it. */
+    VectorClock frontierClock() {
+        return frontier;
+    }
+
+    /** A read-only copy of the frontier, for diagnostics and tests. */
     Map<Channel, Long> frontiers() {
-        return frontierView;
+        return frontier.offsets();
     }
 
     /** Read-only delivered-sequence marks, for the gate. */
@@ -313,6 +328,9 @@ final class NodeState {
     void foldChannelClock(Channel c, VectorClock clock) {
         VectorClock cc = channelClocks.get(c);
         if (cc.raiseTo(clock)) {
+            if (seams.renewsStampOnFold()) {
+                stampClocks = null;
+            }
             store.putChannelClock(c, cc);
         }
     }
@@ -320,6 +338,7 @@ final class NodeState {
     /** Adds claims to carried ancestry (§7.2) and persists it, even when nothing changed. */
     void carry(VectorClock claims) {
         carried.mergeMax(claims);
+        stampClocks = null;
         store.putCarried(carried);
     }
 
@@ -335,6 +354,7 @@ final class NodeState {
     void seedSinkEnd(Channel c, long offset, boolean caused) {
         sinkEnds.advanceTo(c, offset);
         if (caused) {
+            stampClocks = null;
             ownOutputs.advanceTo(c, offset);
         }
     }
@@ -349,21 +369,19 @@ final class NodeState {
 
     /** {@code frontier ∪ channelClocks ∪ carriedAncestry ∪ ownOutputs}, a fresh clock (§6.1). */
     VectorClock stampBase() {
-        VectorClock stamp = new VectorClock();
-        // clocks first: a merge into the empty stamp is a linear copy; the frontier's few claims go last
-        for (VectorClock cc : channelClocks.values()) {
-            stamp.mergeMax(cc);
+        if (stampClocks == null) {
+            VectorClock merged = new VectorClock();
+            for (VectorClock cc : channelClocks.values()) {
+                merged.mergeMax(cc);
+            }
+            stampClocks = merged.mergeMax(carried).mergeMax(ownOutputs);
         }
-        stamp.mergeMax(carried);
-        stamp.mergeMax(ownOutputs);
-        for (Map.Entry<Channel, Long> f : frontier.entrySet()) {
-            stamp.raiseOffset(f.getKey(), f.getValue());
-        }
-        return stamp;
+        return VectorClock.copyOf(stampClocks, frontier.offsetCount()).mergeOffsets(frontier);
     }
 
     /** Drops offset claims at or below the bound from carried ancestry and channel clocks (§8.1). */
     void truncate(VectorClock stability) {
+        stampClocks = null;
         if (carried.truncateAtOrBelow(stability)) {
             store.putCarried(carried);
         }
@@ -408,14 +426,14 @@ final class NodeState {
      * @throws IllegalStateException when the sequence would not grow (it overflowed)
      */
     long issueSendSeq(Channel destination) {
-        long last = sendSeq.getOrDefault(destination, VectorClock.NOTHING);
+        long last = sendSeq.offset(destination);
         long next = last + 1;
         if (next <= last) {
             throw new IllegalStateException("Send sequence would not grow; node=" + nodeId + ", channel="
                     + destination + ", last issued=" + last + "; the sequence space of this channel is exhausted:"
                     + " reset the application's state (fail closed)");
         }
-        sendSeq.put(destination, next);
+        sendSeq.raiseOffset(destination, next);
         long reserved = reservedSeq.getOrDefault(destination, VectorClock.NOTHING);
         long ceiling = seams.sequenceCeiling(destination, next, reserved, sequenceBlock);
         if (ceiling != reserved) {
@@ -425,9 +443,24 @@ final class NodeState {
         return next;
     }
 
-    /** Read-only last issued sequence per destination. */
+    /** A read-only copy of the last issued sequence per destination. */
     Map<Channel, Long> sendSeqs() {
-        return Collections.unmodifiableMap(sendSeq);
+        return sendSeq.offsets();
+    }
+
+    /** The last issued sequence per destination itself, for the stamp, which only reads it by index. */
+    VectorClock sendSeqClock() {
+        return sendSeq;
+    }
+
+    /** The key of {@code self}'s sequence claim on {@code destination}, built once per destination. */
+    SeqKey ownSendKey(Channel destination, UUID self) {
+        SeqKey k = ownSendKeys.get(destination);
+        if (k == null || !k.sender().equals(self)) {
+            k = new SeqKey(destination, self);
+            ownSendKeys.put(destination, k);
+        }
+        return k;
     }
 
     /** The ceiling restored at init for a destination: sends at or below it are a prior incarnation's. */
@@ -449,12 +482,15 @@ final class NodeState {
      * @throws IllegalStateException when the input still holds records
      */
     Long retireInput(Channel gone) {
+        stampClocks = null;
         HoldQueue q = queues.remove(gone);
         if (q != null && !q.isEmpty()) {
             throw new IllegalStateException(q.size() + " held records on removed input; node=" + nodeId
                     + ", channel=" + gone + "; redeclare the input or perform a full reset (fail closed)");
         }
-        Long f = frontier.remove(gone);
+        long known = frontier.offset(gone);
+        Long f = known == VectorClock.NOTHING ? null : known;
+        frontier.removeChannel(gone);
         delivered.remove(gone);
         if (f != null && f >= 0) {
             carried.advanceTo(gone, f);
@@ -473,7 +509,7 @@ final class NodeState {
     /** What this node knows of a channel's offsets: frontier, channel clocks, carried, sink ends (§7.2 step 3). */
     long knownOffset(Channel c) {
         VectorClock known = new VectorClock();
-        frontier.forEach(known::advanceTo);
+        known.mergeOffsets(frontier);
         channelClocks.values().forEach(known::mergeOffsets);
         known.mergeOffsets(carried);
         known.mergeOffsets(sinkEnds);

@@ -1,8 +1,5 @@
 package io.github.tobyjamesclements.parsley;
 
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 
 /**
@@ -22,16 +19,10 @@ final class Stamping {
      */
     static int normalize(VectorClock stamp, UUID self, NodeState state) {
         int changed = 0;
-        // a snapshot, since the loop rewrites the claims; sized exactly, so most stamps (no
-        // sequence claim) copy nothing and need no fast path of their own
-        List<Map.Entry<SeqKey, Long>> claims = new ArrayList<>(stamp.seqCount());
-        for (Map.Entry<SeqKey, Long> claim : stamp.seqClaims()) {
-            // copied out: a tree map may move a later entry's key into a removed node
-            claims.add(Map.entry(claim.getKey(), claim.getValue()));
-        }
-        for (Map.Entry<SeqKey, Long> claim : claims) {
-            SeqKey k = claim.getKey();
-            long s = claim.getValue();
+        // backwards: a claim rewritten here leaves the stamp, and only the claims after it move
+        for (int i = stamp.seqCount() - 1; i >= 0; i--) {
+            SeqKey k = stamp.seqKey(i);
+            long s = stamp.seqAt(i);
             if (k.sender().equals(self)) {
                 normalizeOwn(stamp, state, k);
                 changed++;
@@ -53,11 +44,12 @@ final class Stamping {
      * claim on the destination anyway (§6.1).
      */
     static void claimOwnSends(VectorClock stamp, UUID self, NodeState state, Channel destination) {
-        for (Map.Entry<Channel, Long> sent : state.sendSeqs().entrySet()) {
-            Channel c = sent.getKey();
-            long issued = sent.getValue();
+        VectorClock sent = state.sendSeqClock();
+        for (int i = 0; i < sent.offsetCount(); i++) {
+            Channel c = sent.channel(i);
+            long issued = sent.offsetAt(i);
             if (issued > state.baselineSeq(c) && !c.equals(destination)) {
-                stamp.advanceSeq(new SeqKey(c, self), issued);
+                stamp.advanceSeq(state.ownSendKey(c, self), issued);
             }
         }
     }

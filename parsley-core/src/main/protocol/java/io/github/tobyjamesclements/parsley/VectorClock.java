@@ -1,38 +1,46 @@
 package io.github.tobyjamesclements.parsley;
 
 import java.util.Collections;
-import java.util.Map;
 import java.util.NavigableMap;
-import java.util.Objects;
 import java.util.TreeMap;
-import java.util.UUID;
 
 /**
  * A dependency clock with two kinds of claim (protocol.md §1.2): offset claims per channel and
  * sequence claims per (channel, sender). Absent entries claim nothing ({@link #NOTHING}).
  *
  * <p>Mutable and not thread-safe; every mutation only raises entries, except the explicit
- * removals {@link #normalizeSeq}, {@link #removeSeq}, {@link #removeChannel} and {@link #truncateAtOrBelow}. Iteration
- * is in channel order, which the wire format and the cascade rely on.
+ * removals {@link #normalizeSeq}, {@link #removeSeq}, {@link #removeChannel} and {@link #truncateAtOrBelow}.
+ * Claims are kept in key order, which the wire format and the cascade rely on, and are read by
+ * index ({@link #channel(int)}, {@link #offsetAt(int)}, {@link #seqKey(int)}, {@link #seqAt(int)}).
+ *
+ * <p>Each kind of claim is a pair of sorted primitive-backed arrays ({@link SortedClaims}), not a
+ * tree map: a clock claims a handful of channels, every record decodes one and every send builds
+ * one, and arrays make those a few copies instead of a tree node and a boxed long per claim.
  */
 final class VectorClock {
 
     /** The watermark of an absent entry. */
     static final long NOTHING = -1L;
 
-    private static final UUID LOWEST = new UUID(Long.MIN_VALUE, Long.MIN_VALUE);
-
-    private final TreeMap<Channel, Long> offsets = new TreeMap<>();
-    private final TreeMap<SeqKey, Long> seqs = new TreeMap<>();
+    private final SortedClaims<Channel> offsets;
+    private final SortedClaims<SeqKey> seqs;
 
     VectorClock() {
+        this(new SortedClaims<>(), new SortedClaims<>());
+    }
+
+    private VectorClock(SortedClaims<Channel> offsets, SortedClaims<SeqKey> seqs) {
+        this.offsets = offsets;
+        this.seqs = seqs;
     }
 
     static VectorClock copyOf(VectorClock other) {
-        VectorClock copy = new VectorClock();
-        copy.offsets.putAll(other.offsets);
-        copy.seqs.putAll(other.seqs);
-        return copy;
+        return copyOf(other, 0);
+    }
+
+    /** A copy with room for {@code moreOffsets} further offset claims, so a caller's raises need not grow it. */
+    static VectorClock copyOf(VectorClock other, int moreOffsets) {
+        return new VectorClock(other.offsets.copy(moreOffsets), other.seqs.copy(0));
     }
 
     /** Raises the offset claim on {@code channel} to at least {@code offset}. */
@@ -41,15 +49,12 @@ final class VectorClock {
         return this;
     }
 
-    /** {@link #advanceTo}, keeping the caller's box: the stamp takes the frontier's claims per send. */
-    void raiseOffset(Channel channel, Long offset) {
+    /** Raises the offset claim on {@code channel} to at least {@code offset}; the stamp's per-send form. */
+    void raiseOffset(Channel channel, long offset) {
         if (offset < 0) {
             throw new IllegalArgumentException("Offset claim must be >= 0; channel=" + channel + ", offset=" + offset);
         }
-        Long current = offsets.get(channel);
-        if (current == null || current < offset) {
-            offsets.put(channel, offset);
-        }
+        offsets.raise(channel, offset);
     }
 
     /** Raises the sequence claim on {@code (channel, sender)} to at least {@code seq}. */
@@ -57,10 +62,7 @@ final class VectorClock {
         if (seq < 0) {
             throw new IllegalArgumentException("Sequence claim must be >= 0; key=" + key + ", seq=" + seq);
         }
-        Long current = seqs.get(key);
-        if (current == null || current < seq) {
-            seqs.put(key, seq);
-        }
+        seqs.raise(key, seq);
         return this;
     }
 
@@ -79,35 +81,16 @@ final class VectorClock {
         if (other == this) {
             return false;
         }
-        boolean offsetsRose = raise(offsets, other.offsets);
-        return raise(seqs, other.seqs) || offsetsRose;
+        boolean offsetsRose = offsets.raiseAll(other.offsets);
+        return seqs.raiseAll(other.seqs) || offsetsRose;
     }
 
     /** Merges only the offset claims of {@code other}. */
     VectorClock mergeOffsets(VectorClock other) {
-        raise(offsets, other.offsets);
+        if (other != this) {
+            offsets.raiseAll(other.offsets);
+        }
         return this;
-    }
-
-    /**
-     * Raises {@code into} to {@code from} pointwise. Claims are shared, not re-boxed: a merge that
-     * raises nothing allocates nothing, which matters because a node merges every received clock.
-     */
-    private static <K> boolean raise(TreeMap<K, Long> into, TreeMap<K, Long> from) {
-        if (into.isEmpty()) {
-            // a copy: TreeMap builds from a sorted map of its own order in one linear pass
-            into.putAll(from);
-            return !from.isEmpty();
-        }
-        boolean rose = false;
-        for (Map.Entry<K, Long> e : from.entrySet()) {
-            Long current = into.get(e.getKey());
-            if (current == null || current < e.getValue()) {
-                into.put(e.getKey(), e.getValue());
-                rose = true;
-            }
-        }
-        return rose;
     }
 
     /**
@@ -115,8 +98,8 @@ final class VectorClock {
      * are never compared clock to clock; the gate decides them against delivered marks.
      */
     boolean dominates(VectorClock other) {
-        for (Map.Entry<Channel, Long> e : other.offsets.entrySet()) {
-            if (offset(e.getKey()) < e.getValue()) {
+        for (int i = 0; i < other.offsets.size(); i++) {
+            if (offset(other.offsets.key(i)) < other.offsets.value(i)) {
                 return false;
             }
         }
@@ -136,15 +119,17 @@ final class VectorClock {
     /** Removes every claim on {@code channel}, offset and sequence (protocol.md §6.1: the destination's own). */
     void removeChannel(Channel channel) {
         offsets.remove(channel);
-        if (seqs.isEmpty()) {
-            return;
+        // sequence keys order by channel first, so the channel's claims are one run
+        int from = 0;
+        while (from < seqs.size() && seqs.key(from).channel().compareTo(channel) < 0) {
+            from++;
         }
-        // every stamp passes here (its own send's claim on the destination): walk the channel's
-        // run by key, without the upper bound, sub-map view and iterators a ranged clear builds
-        SeqKey k = seqs.ceilingKey(new SeqKey(channel, LOWEST));
-        while (k != null && k.channel().equals(channel)) {
-            seqs.remove(k);
-            k = seqs.higherKey(k);
+        int to = from;
+        while (to < seqs.size() && seqs.key(to).channel().equals(channel)) {
+            to++;
+        }
+        if (to > from) {
+            seqs.removeRange(from, to);
         }
     }
 
@@ -155,40 +140,45 @@ final class VectorClock {
      * @return whether anything was removed
      */
     boolean truncateAtOrBelow(VectorClock stability) {
-        return offsets.entrySet().removeIf(e -> e.getValue() <= stability.offset(e.getKey()));
+        return offsets.removeAtOrBelow(stability.offsets);
     }
 
     long offset(Channel channel) {
-        Long n = offsets.get(channel);
-        return n == null ? NOTHING : n;
+        return offsets.get(channel);
     }
 
     long seq(SeqKey key) {
-        Long s = seqs.get(key);
-        return s == null ? NOTHING : s;
+        return seqs.get(key);
     }
 
-    /**
-     * The offset claims themselves, unwrapped, for the gate, which runs per head and pass and
-     * must not pay for views. Callers only read.
-     */
-    Iterable<Map.Entry<Channel, Long>> offsetClaims() {
-        return offsets.entrySet();
+    /** The {@code i}-th offset claim's channel, in channel order; {@code 0 <= i < offsetCount()}. */
+    Channel channel(int i) {
+        return offsets.key(i);
     }
 
-    /** The sequence claims themselves, unwrapped, for the gate; callers only read. */
-    Iterable<Map.Entry<SeqKey, Long>> seqClaims() {
-        return seqs.entrySet();
+    /** The {@code i}-th offset claim's watermark. */
+    long offsetAt(int i) {
+        return offsets.value(i);
     }
 
-    /** Read-only view of the offset claims, in channel order. */
+    /** The {@code i}-th sequence claim's key, in key order; {@code 0 <= i < seqCount()}. */
+    SeqKey seqKey(int i) {
+        return seqs.key(i);
+    }
+
+    /** The {@code i}-th sequence claim's watermark. */
+    long seqAt(int i) {
+        return seqs.value(i);
+    }
+
+    /** A read-only copy of the offset claims, in channel order, for diagnostics and tests. */
     NavigableMap<Channel, Long> offsets() {
-        return Collections.unmodifiableNavigableMap(offsets);
+        return Collections.unmodifiableNavigableMap(offsets.toMap(new TreeMap<>()));
     }
 
-    /** Read-only view of the sequence claims, in key order. */
+    /** A read-only copy of the sequence claims, in key order, for diagnostics and tests. */
     NavigableMap<SeqKey, Long> seqs() {
-        return Collections.unmodifiableNavigableMap(seqs);
+        return Collections.unmodifiableNavigableMap(seqs.toMap(new TreeMap<>()));
     }
 
     int offsetCount() {
@@ -200,7 +190,7 @@ final class VectorClock {
     }
 
     boolean isEmpty() {
-        return offsets.isEmpty() && seqs.isEmpty();
+        return offsets.size() == 0 && seqs.size() == 0;
     }
 
     @Override
@@ -210,11 +200,11 @@ final class VectorClock {
 
     @Override
     public int hashCode() {
-        return Objects.hash(offsets, seqs);
+        return 31 * offsets.hashCode() + seqs.hashCode();
     }
 
     @Override
     public String toString() {
-        return "{offsets=" + offsets + ", seqs=" + seqs + "}";
+        return "{offsets=" + offsets.toMap(new TreeMap<>()) + ", seqs=" + seqs.toMap(new TreeMap<>()) + "}";
     }
 }

@@ -74,6 +74,15 @@ final class Faults {
     /** §16.1 reverted: the seed uses the last stable offset instead of the high watermark. */
     static final Fault LSO_SEED = seamed("LSO seed instead of high watermark (16.1 reverted)", LsoSeed::new);
 
+    /** §6.1 broken by the kept stamp clocks: a fold that raised a channel clock does not renew them. */
+    static final Fault STALE_STAMP_CLOCKS = seamed("stamp keeps its merged clocks across a fold that raised one",
+            () -> new NodeSeams() {
+                @Override
+                public boolean renewsStampOnFold() {
+                    return false;
+                }
+            });
+
     /** §8.2 broken: truncation treats the log end as stable. */
     static final Fault TRUNCATE_ABOVE_BOUND = seamed("truncate above the stability bound",
             TruncateAboveBound::new);
@@ -315,7 +324,7 @@ final class Faults {
                 DEAD_LETTER_OUTSIDE_STEP, DEAD_LETTER_DROPPED, DROP_CLAIMS_ON_DESTINATION_TOPIC,
                 DROP_OWN_SEQUENCE_CLAIMS, SEED_ONLY_AFTER_TWO_SENDS, SEQUENCE_CEILING_NEVER_PERSISTED,
                 SEQUENCE_CEILING_OFF_BY_ONE, DERIVE_IGNORING_HOLD_QUEUE, NO_SEED_FLOOR, REMOVED_INPUT_CARRIED_AT_FLOOR,
-                PERSIST_AFTER_COMMIT);
+                PERSIST_AFTER_COMMIT, STALE_STAMP_CLOCKS);
     }
 
     // Seams -------------------------------------------------------------------------------------

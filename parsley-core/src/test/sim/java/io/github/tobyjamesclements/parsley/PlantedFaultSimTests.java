@@ -67,7 +67,8 @@ class PlantedFaultSimTests {
                 plant(Faults.NO_SEED_FLOOR, ScopeChangeSimTests.class, ScopeChangeSimTests.READDED_INPUT),
                 plant(Faults.REMOVED_INPUT_CARRIED_AT_FLOOR, ScopeChangeSimTests.class,
                         ScopeChangeSimTests.READDED_INPUT),
-                plant(Faults.PERSIST_AFTER_COMMIT, CrashRecoverySimTests.class, CrashRecoverySimTests.CRASH_CHAIN));
+                plant(Faults.PERSIST_AFTER_COMMIT, CrashRecoverySimTests.class, CrashRecoverySimTests.CRASH_CHAIN),
+                plant(Faults.STALE_STAMP_CLOCKS, TransitiveCustodySimTests.class, TransitiveCustodySimTests.E1_CHAIN));
     }
 
     private static Arguments plant(Fault fault, Class<?> family, Scenario scenario) {

@@ -33,7 +33,9 @@ class GateTests {
     private final Map<Channel, Long> positions = new TreeMap<>();
 
     private boolean deliverable(VectorClock claims) {
-        return Gate.deliverable(C, claims, CONSUMED, frontier, marks);
+        VectorClock frontierClock = new VectorClock();
+        frontier.forEach(frontierClock::advanceTo);
+        return Gate.deliverable(C, claims, CONSUMED, frontierClock, marks);
     }
 
     private List<Gate.Unmet> unmet(VectorClock claims) {
