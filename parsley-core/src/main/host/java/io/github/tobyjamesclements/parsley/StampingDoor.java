@@ -79,9 +79,12 @@ final class StampingDoor {
     void send(List<Outbound> outbound, DeliveryObserver.Scope scope) {
         for (Outbound o : outbound) {
             Sink sink = sinks.computeIfAbsent(o.topic(), this::sink);
-            RecordHeaders headers = CausalHeaders.stamped(node.prepareSend(sink.channels()[o.partition()]));
-            scope.emitting(o.topic(), headers);
-            context.forward(new Record<>(o.key(), o.value(), o.timestamp(), headers), sink.node());
+            // Kafka's Record copies headers handed to its constructor: stamping the record's own
+            // empty headers builds one header list per send, not two
+            Record<byte[], byte[]> record = new Record<>(o.key(), o.value(), o.timestamp());
+            CausalHeaders.addStamp(record.headers(), node.prepareSend(sink.channels()[o.partition()]));
+            scope.emitting(o.topic(), record.headers());
+            context.forward(record, sink.node());
         }
     }
 
