@@ -109,7 +109,7 @@ final class HoldMonitor {
             // The host feeds one record per step: only the tail can be newly held.
             if (tail >= 0 && (h.runs.isEmpty() || h.runs.peekLast()[0] < tail)) {
                 now = now < 0 ? clock.getAsLong() : now;
-                h.runs.addLast(new long[] {tail, now});
+                extendRuns(h, tail, now);
             }
             int held = node.held(c);
             if (head != h.head || held != h.held) {
@@ -157,6 +157,19 @@ final class HoldMonitor {
             metrics.holds(held, oldest);
             heldReported = held;
             oldestReported = oldest;
+        }
+    }
+
+    /**
+     * Records that the queue through {@code tail} is held from {@code now}. Records held in the
+     * same millisecond as the last run's extend it: one array per millisecond, not per record.
+     */
+    private static void extendRuns(ChannelHolds h, long tail, long now) {
+        long[] last = h.runs.peekLast();
+        if (last != null && last[1] == now) {
+            last[0] = tail;
+        } else {
+            h.runs.addLast(new long[] {tail, now});
         }
     }
 
