@@ -44,8 +44,13 @@ final class ArrivalChecks {
      * @param fedBefore whether this task fed a record of the channel since it started
      */
     void retention(Channel channel, RecordMetadata md, boolean fedBefore) {
+        // Asked per record, answered by the first clause for all but a channel's first record:
+        // the node's received offset (a queue and frontier lookup) is read only for that one.
+        if (fedBefore || !catalog.brokerBacked()) {
+            return;
+        }
         long received = node.receivedThrough(channel);
-        if (!catalog.brokerBacked() || fedBefore || received < 0 || md.offset() <= received + 1) {
+        if (received < 0 || md.offset() <= received + 1) {
             return;
         }
         long logStart = catalog.logStart(md.topic(), md.partition());

@@ -1,13 +1,10 @@
 package io.github.tobyjamesclements.parsley;
 
-import java.util.ArrayList;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.UUID;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
-import org.apache.kafka.common.header.internals.RecordHeader;
-import org.apache.kafka.common.header.internals.RecordHeaders;
 
 /**
  * The name of Parsley's record header, and readers for its sender tag, for observability tools
@@ -79,13 +76,11 @@ public final class CausalHeaders {
     }
 
     /**
-     * Fresh headers holding only a stage emission's stamp: what {@link #write} leaves on empty
-     * headers, without searching them first, in a list sized for the stamp and a few more.
+     * Adds a stage emission's stamp to headers that hold no protocol header yet, such as a new
+     * record's: what {@link #write} leaves there, without searching them first.
      */
-    static RecordHeaders stamped(SendStamp stamp) {
-        ArrayList<Header> list = new ArrayList<>(2);
-        list.add(new RecordHeader(CLOCK, ClockCodec.encode(stamp)));
-        return new RecordHeaders(list);
+    static void addStamp(Headers fresh, SendStamp stamp) {
+        fresh.add(CLOCK, ClockCodec.encode(stamp));
     }
 
     /** Replaces the protocol header with an untagged clock: a plain client's stamp. */

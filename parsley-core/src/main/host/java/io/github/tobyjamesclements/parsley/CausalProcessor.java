@@ -40,7 +40,6 @@ final class CausalProcessor implements Processor<byte[], byte[], byte[], byte[]>
     private PositionFeed positions;
     /** One instance for every sweep: a lambda that captures {@code this} would be allocated per record. */
     private final PositionFeed.Advance advance = (c, position) -> handle(node.positionAdvance(c, position), null, -1);
-    /** The first offset fed per channel since init: a poison record's reset advice depends on it. */
     private StampingDoor door;
     private LogicRunner logic;
     private StageMetrics metrics;
@@ -155,19 +154,21 @@ final class CausalProcessor implements Processor<byte[], byte[], byte[], byte[]>
         protocolState.applyDeferred();
         RecordMetadata md = context.recordMetadata().orElseThrow(() -> new IllegalStateException(
                 "Record without metadata; stage=" + stage.name() + "; the coordinate of a causal record must be known"));
-        Channel channel = channelsByTopic.get(md.topic());
-        if (channel == null || channel.partition() != md.partition()) {
+        // one lookup per record: the channel and what was fed on it
+        PositionFeed.Fed fed = positions.of(md.topic());
+        if (fed == null || fed.channel().partition() != md.partition()) {
             throw new IllegalStateException("Record from unexpected source; stage=" + stage.name() + ", topic="
                     + md.topic() + ", partition=" + md.partition() + ", expected topics=" + channelsByTopic.keySet());
         }
+        Channel channel = fed.channel();
         positions.requireCaptured(md, stage.name());
-        arrival.retention(channel, md, positions.fedBefore(channel));
+        arrival.retention(channel, md, fed.any());
         CausalHeaders.Read read;
         try {
             read = CausalHeaders.read(record.headers());
         } catch (CorruptClockException e) {
             // before the unstamped check: a clock that cannot be read is poison, not a missing stamp
-            unreadable(record, channel, md, new CorruptClockException(e.getMessage() + "; " + ArrivalChecks.where(md)));
+            unreadable(record, fed, md, new CorruptClockException(e.getMessage() + "; " + ArrivalChecks.where(md)));
             return;
         }
         if (read.clock() == null && ordersAcrossChannels) {
@@ -176,9 +177,9 @@ final class CausalProcessor implements Processor<byte[], byte[], byte[], byte[]>
         byte[] headers = poison.keepsHeaders() ? HeaderBlock.encode(record.headers()) : null;
         InboundRecord inbound = new InboundRecord(channel, md.offset(), read.clock(), read.sender(), read.seq(),
                 record.key(), record.value(), record.timestamp(), headers);
-        positions.fed(channel, md.offset());
+        positions.fed(fed, md.offset());
         tracing.read(channel, md.offset(), record.headers());
-        handle(node.onRecord(inbound), channel, md.offset());
+        handle(node.onRecord(inbound), fed, md.offset());
         tracing.fed(channel, md.offset());
         sweepPositions();
         monitor.afterStep();
@@ -190,11 +191,11 @@ final class CausalProcessor implements Processor<byte[], byte[], byte[], byte[]>
      * consumer-skipped one (docs/protocol-decisions.md, "Dead letters"); a replayed one (at or
      * below the frontier, the prefix of a grown input) is history and is only skipped.
      */
-    private void unreadable(Record<byte[], byte[]> record, Channel channel, RecordMetadata md,
+    private void unreadable(Record<byte[], byte[]> record, PositionFeed.Fed fed, RecordMetadata md,
             CorruptClockException e) {
-        positions.fed(channel, md.offset());
-        if (!poison.keepsHeaders() || md.offset() > node.frontier(channel)) {
-            boolean first = positions.firstFed(channel) == md.offset();
+        positions.fed(fed, md.offset());
+        if (!poison.keepsHeaders() || md.offset() > node.frontier(fed.channel())) {
+            boolean first = fed.first() == md.offset();
             poison.unreadable(record, md.topic(), md.partition(), md.offset(), first, e);
         }
         sweepPositions();
@@ -206,12 +207,12 @@ final class CausalProcessor implements Processor<byte[], byte[], byte[], byte[]>
     }
 
     /**
-     * Runs the logic of each delivery; {@code arrived} and {@code arrivedOffset} name the record
-     * whose own arrival this is (null and -1 for a position sweep), so that any other delivery is
-     * known to come from a hold queue. A step whose codecs or logic fail wrote and sent nothing:
-     * the record is dead-lettered, or the task fails.
+     * Runs the logic of each delivery; {@code arrived} (its channel's feed) and {@code
+     * arrivedOffset} name the record whose own arrival this is (null and -1 for a position sweep),
+     * so that any other delivery is known to come from a hold queue. A step whose codecs or logic
+     * fail wrote and sent nothing: the record is dead-lettered, or the task fails.
      */
-    private void handle(List<Delivery> deliveries, Channel arrived, long arrivedOffset) {
+    private void handle(List<Delivery> deliveries, PositionFeed.Fed arrived, long arrivedOffset) {
         if (deliveries.isEmpty()) {
             return;
         }
@@ -226,8 +227,9 @@ final class CausalProcessor implements Processor<byte[], byte[], byte[], byte[]>
                 door.send(sends, scope);
             } catch (LogicFailure f) {
                 scope.failed(f);
-                boolean held = !(d.channel().equals(arrived) && d.offset() == arrivedOffset);
-                poison.failed(d, topic, f, held, !held && positions.firstFed(d.channel()) == d.offset());
+                boolean held = arrived == null || !d.channel().equals(arrived.channel())
+                        || d.offset() != arrivedOffset;
+                poison.failed(d, topic, f, held, !held && arrived.first() == d.offset());
             } catch (RuntimeException | Error e) {
                 scope.failed(e);
                 throw e;

@@ -33,6 +33,10 @@ final class HoldMonitor {
     private final StageMetrics metrics;
     private final LongSupplier clock;
     private final Map<Channel, ChannelHolds> holds = new HashMap<>();
+    /** The same holds as an array: walked after every step without an iterator or a lookup per channel. */
+    private final ChannelHolds[] walk;
+    /** This task's key on the hold board, built once rather than at every publish. */
+    private final String boardKey;
     /** The head offset last warned about, per topic: one warning per head. */
     private final Map<String, Long> warned = new HashMap<>();
     /** Whether the last step left nothing held and no hold start remembered: then an idle node needs no walk. */
@@ -51,14 +55,18 @@ final class HoldMonitor {
         this.board = board;
         this.metrics = metrics;
         this.clock = clock;
+        this.boardKey = stage + "/" + taskId;
+        this.walk = new ChannelHolds[topics.size()];
         long now = clock.getAsLong();
-        for (Channel c : topics.keySet()) {
-            ChannelHolds h = new ChannelHolds();
-            long tail = node.heldTail(c);
+        int i = 0;
+        for (Map.Entry<Channel, String> t : topics.entrySet()) {
+            ChannelHolds h = new ChannelHolds(t.getKey(), t.getValue());
+            long tail = node.heldTail(t.getKey());
             if (tail >= 0) {
                 h.runs.addLast(new long[] {tail, now});
             }
-            holds.put(c, h);
+            holds.put(t.getKey(), h);
+            walk[i++] = h;
         }
         afterStep();
     }
@@ -70,9 +78,16 @@ final class HoldMonitor {
      */
     private static final class ChannelHolds {
 
+        final Channel channel;
+        final String topic;
         final ArrayDeque<long[]> runs = new ArrayDeque<>();
         long head = VectorClock.NOTHING;
         int held;
+
+        ChannelHolds(Channel channel, String topic) {
+            this.channel = channel;
+            this.topic = topic;
+        }
     }
 
     /** Brings the hold starts and gauges up to date with the node after a step; cheap when nothing changed. */
@@ -84,9 +99,8 @@ final class HoldMonitor {
         boolean nowIdle = true;
         boolean countChanged = false;
         long now = StageMetrics.NO_HOLD;
-        for (Map.Entry<Channel, String> t : topics.entrySet()) {
-            Channel c = t.getKey();
-            ChannelHolds h = holds.get(c);
+        for (ChannelHolds h : walk) {
+            Channel c = h.channel;
             long head = node.heldHead(c);
             while (!h.runs.isEmpty() && (head < 0 || h.runs.peekFirst()[0] < head)) {
                 h.runs.removeFirst();
@@ -95,7 +109,7 @@ final class HoldMonitor {
             // The host feeds one record per step: only the tail can be newly held.
             if (tail >= 0 && (h.runs.isEmpty() || h.runs.peekLast()[0] < tail)) {
                 now = now < 0 ? clock.getAsLong() : now;
-                h.runs.addLast(new long[] {tail, now});
+                extendRuns(h, tail, now);
             }
             int held = node.held(c);
             if (head != h.head || held != h.held) {
@@ -103,7 +117,7 @@ final class HoldMonitor {
                 countChanged = true;
                 h.head = head;
                 h.held = held;
-                metrics.holdsOn(t.getValue(), held, heldSince(h));
+                metrics.holdsOn(h.topic, held, heldSince(h));
             }
             nowIdle &= held == 0 && h.runs.isEmpty();
         }
@@ -131,7 +145,7 @@ final class HoldMonitor {
     private void reportTaskHolds() {
         int held = 0;
         long oldest = Long.MAX_VALUE;
-        for (ChannelHolds h : holds.values()) {
+        for (ChannelHolds h : walk) {
             held += h.held;
             long since = heldSince(h);
             if (since >= 0) {
@@ -146,6 +160,19 @@ final class HoldMonitor {
         }
     }
 
+    /**
+     * Records that the queue through {@code tail} is held from {@code now}. Records held in the
+     * same millisecond as the last run's extend it: one array per millisecond, not per record.
+     */
+    private static void extendRuns(ChannelHolds h, long tail, long now) {
+        long[] last = h.runs.peekLast();
+        if (last != null && last[1] == now) {
+            last[0] = tail;
+        } else {
+            h.runs.addLast(new long[] {tail, now});
+        }
+    }
+
     private static long heldSince(ChannelHolds h) {
         long[] first = h.runs.peekFirst();
         return first == null ? StageMetrics.NO_HOLD : first[1];
@@ -157,8 +184,10 @@ final class HoldMonitor {
             heads.add(new HoldBoard.Head(stage, taskId, topics.get(head.channel()), head.channel().partition(),
                     head.offset(), heldSince(holds.get(head.channel())), head.queued(), claims(head, catalog)));
         }
-        warned.keySet().retainAll(heads.stream().map(HoldBoard.Head::topic).toList());
-        board.publish(stage + "/" + taskId, heads);
+        if (!warned.isEmpty()) {
+            warned.keySet().retainAll(heads.stream().map(HoldBoard.Head::topic).toList());
+        }
+        board.publish(boardKey, heads);
         return heads;
     }
 
@@ -202,6 +231,6 @@ final class HoldMonitor {
     }
 
     void close() {
-        board.remove(stage + "/" + taskId);
+        board.remove(boardKey);
     }
 }

@@ -12,8 +12,9 @@ import org.apache.kafka.streams.processor.api.RecordMetadata;
  * processor reads captured positions, and the keeper of what the task fed on each channel since it
  * started.
  *
- * <p>Called once or more per record, so it keeps its per-channel offsets in arrays indexed by the
- * task's fixed set of channels: recording a record and sweeping allocate nothing.
+ * <p>Called several times per record, so each channel's offsets live in one {@link Fed} that the
+ * processor finds once per record, by the record's topic (a task has one partition of each), and
+ * reads and updates in place: recording a record and sweeping allocate nothing.
  */
 final class PositionFeed {
 
@@ -23,35 +24,61 @@ final class PositionFeed {
         void to(Channel channel, long position);
     }
 
-    private final TopicPartition[] partitions;
-    private final Channel[] channels;
-    private final Map<Channel, Integer> index = new HashMap<>();
-    private final long[] firstFed;
-    private final long[] fedThrough;
+    /** What this task fed on one channel since it started. */
+    static final class Fed {
+
+        private final Channel channel;
+        private final TopicPartition partition;
+        private long first = VectorClock.NOTHING;
+        private long through = VectorClock.NOTHING;
+
+        private Fed(Channel channel, TopicPartition partition) {
+            this.channel = channel;
+            this.partition = partition;
+        }
+
+        Channel channel() {
+            return channel;
+        }
+
+        /** Whether this task fed a record of the channel since it started. */
+        boolean any() {
+            return through != VectorClock.NOTHING;
+        }
+
+        /** The first offset this task fed on the channel, or -1 before its first record. */
+        long first() {
+            return first;
+        }
+    }
+
+    private final Fed[] fed;
+    private final Map<String, Fed> byTopic = new HashMap<>();
     private boolean checked;
     /** The stream thread's captured views, taken at the first sweep, which runs on that thread. */
     private Map<TopicPartition, PositionCapture.View> views;
 
     /**
-     * {@code channels} keys each of the task's channels by its topic partition;
-     * {@code checked} skips the F12 check, for a host without captured positions by design.
+     * {@code channels} keys each of the task's channels by its topic partition, one partition per
+     * topic; {@code checked} skips the F12 check, for a host without captured positions by design.
      */
     PositionFeed(Map<TopicPartition, Channel> channels, boolean checked) {
-        int n = channels.size();
-        this.partitions = new TopicPartition[n];
-        this.channels = new Channel[n];
-        this.firstFed = new long[n];
-        this.fedThrough = new long[n];
+        this.fed = new Fed[channels.size()];
         int i = 0;
         for (Map.Entry<TopicPartition, Channel> e : channels.entrySet()) {
-            partitions[i] = e.getKey();
-            this.channels[i] = e.getValue();
-            index.put(e.getValue(), i);
-            firstFed[i] = VectorClock.NOTHING;
-            fedThrough[i] = VectorClock.NOTHING;
+            fed[i] = new Fed(e.getValue(), e.getKey());
+            if (byTopic.put(e.getKey().topic(), fed[i]) != null) {
+                throw new IllegalArgumentException("A task consumes one partition per topic; topic="
+                        + e.getKey().topic() + ", channels=" + channels.keySet());
+            }
             i++;
         }
         this.checked = checked;
+    }
+
+    /** What this task fed on its channel of {@code topic}, or null for a topic it does not consume. */
+    Fed of(String topic) {
+        return byTopic.get(topic);
     }
 
     /** F12: without captured positions the liveness feed is missing; fail rather than wedge later. */
@@ -66,23 +93,12 @@ final class PositionFeed {
         checked = true;
     }
 
-    /** Records that the record at {@code offset} of {@code c} was fed to the node (or dead-lettered in its place). */
-    void fed(Channel c, long offset) {
-        int i = index.get(c);
-        if (firstFed[i] == VectorClock.NOTHING) {
-            firstFed[i] = offset;
+    /** Records that the record at {@code offset} of {@code f}'s channel was fed (or dead-lettered in its place). */
+    void fed(Fed f, long offset) {
+        if (f.first == VectorClock.NOTHING) {
+            f.first = offset;
         }
-        fedThrough[i] = Math.max(fedThrough[i], offset);
-    }
-
-    /** The first offset this task fed on {@code c}, or -1 before its first record. */
-    long firstFed(Channel c) {
-        return firstFed[index.get(c)];
-    }
-
-    /** Whether this task fed a record of {@code c} since it started. */
-    boolean fedBefore(Channel c) {
-        return fedThrough[index.get(c)] != VectorClock.NOTHING;
+        f.through = Math.max(f.through, offset);
     }
 
     /**
@@ -93,12 +109,12 @@ final class PositionFeed {
         if (views == null) {
             views = PositionCapture.views();
         }
-        for (int i = 0; i < partitions.length; i++) {
-            PositionCapture.View view = views.get(partitions[i]);
-            if (view == null || view.position() < 0 || view.lastReturned() > fedThrough[i]) {
+        for (Fed f : fed) {
+            PositionCapture.View view = views.get(f.partition);
+            if (view == null || view.position() < 0 || view.lastReturned() > f.through) {
                 continue;
             }
-            advance.to(channels[i], view.position());
+            advance.to(f.channel, view.position());
         }
     }
 }

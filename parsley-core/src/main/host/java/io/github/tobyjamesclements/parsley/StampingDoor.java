@@ -29,10 +29,14 @@ final class StampingDoor {
     private final TopicCatalog catalog;
     private final String tickTopic;
     private final Channel tickChannel;
-    /** Per sink topic: its processor node name and a channel per partition, built once, not per emission. */
+    /**
+     * Per declared sink topic: its processor node name and a channel per partition (as many as
+     * were resolved at start, which the sink partitioner enforces), built at its first emission.
+     */
     private final Map<String, Sink> sinks = new HashMap<>();
 
-    private record Sink(String node, Channel[] channels) {
+    /** A declared sink topic as the door sends to it. */
+    record Sink(String topic, String node, Channel[] channels) {
     }
 
     StampingDoor(ProcessorContext<byte[], byte[]> context, CausalNode node, Stage stage, TopicCatalog catalog,
@@ -46,7 +50,7 @@ final class StampingDoor {
     }
 
     /** One emission checked, encoded and partitioned, not yet stamped or sent. */
-    record Outbound(String topic, byte[] key, byte[] value, int partition, long timestamp) {
+    record Outbound(Sink sink, byte[] key, byte[] value, int partition, long timestamp) {
     }
 
     /**
@@ -59,17 +63,28 @@ final class StampingDoor {
         List<Outbound> out = new ArrayList<>(emissions.size());
         for (Emission e : emissions) {
             String topic = e.topic();
+            Sink sink = declaredSink(topic);
+            byte[] key = LogicFailure.guard("key codec of sink ", topic, () -> e.target().encodeKey(e.key()));
+            byte[] value = LogicFailure.guard("value codec of sink ", topic, () -> e.target().encodeValue(e.value()));
+            long ts = e.timestamp() == Emission.INHERIT_TIMESTAMP ? inheritedTimestamp : e.timestamp();
+            out.add(new Outbound(sink, key, value, partition(key, sink.channels().length), ts));
+        }
+        return out;
+    }
+
+    /** The sink of an emission's topic, resolved once per topic rather than per emission. */
+    private Sink declaredSink(String topic) {
+        Sink sink = sinks.get(topic);
+        if (sink == null) {
             if (!stage.sinks().containsKey(topic)) {
                 throw new LogicFailure("emission", new IllegalArgumentException("Emission to an undeclared sink;"
                         + " stage=" + stage.name() + ", topic=" + topic + ", declared sinks=" + stage.sinks().keySet()
                         + "; declare the topic with into(...)"));
             }
-            byte[] key = LogicFailure.guard("key codec of sink ", topic, () -> e.target().encodeKey(e.key()));
-            byte[] value = LogicFailure.guard("value codec of sink ", topic, () -> e.target().encodeValue(e.value()));
-            long ts = e.timestamp() == Emission.INHERIT_TIMESTAMP ? inheritedTimestamp : e.timestamp();
-            out.add(new Outbound(topic, key, value, partition(key, catalog.partitions(topic)), ts));
+            sink = sink(topic);
+            sinks.put(topic, sink);
         }
-        return out;
+        return sink;
     }
 
     /**
@@ -78,10 +93,13 @@ final class StampingDoor {
      */
     void send(List<Outbound> outbound, DeliveryObserver.Scope scope) {
         for (Outbound o : outbound) {
-            Sink sink = sinks.computeIfAbsent(o.topic(), this::sink);
-            RecordHeaders headers = CausalHeaders.stamped(node.prepareSend(sink.channels()[o.partition()]));
-            scope.emitting(o.topic(), headers);
-            context.forward(new Record<>(o.key(), o.value(), o.timestamp(), headers), sink.node());
+            Sink sink = o.sink();
+            // Kafka's Record copies headers handed to its constructor: stamping the record's own
+            // empty headers builds one header list per send, not two
+            Record<byte[], byte[]> record = new Record<>(o.key(), o.value(), o.timestamp());
+            CausalHeaders.addStamp(record.headers(), node.prepareSend(sink.channels()[o.partition()]));
+            scope.emitting(sink.topic(), record.headers());
+            context.forward(record, sink.node());
         }
     }
 
@@ -100,7 +118,7 @@ final class StampingDoor {
         for (int p = 0; p < channels.length; p++) {
             channels[p] = new Channel(id, p);
         }
-        return new Sink(sinkName(stage.name(), topic), channels);
+        return new Sink(topic, sinkName(stage.name(), topic), channels);
     }
 
     static String sinkName(String stage, String topic) {

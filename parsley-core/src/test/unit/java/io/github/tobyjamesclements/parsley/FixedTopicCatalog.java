@@ -14,9 +14,10 @@ import java.util.UUID;
  */
 final class FixedTopicCatalog implements TopicCatalog {
 
-    /** Answers everything but partition counts and {@link #brokerBacked()}, as the test wiring does. */
+    /** Answers all but partition counts, chosen log starts and {@link #brokerBacked()} as the test wiring does. */
     private final LocalTopicCatalog names;
     private final Map<String, Integer> partitions = new HashMap<>();
+    private final Map<String, Long> logStarts = new HashMap<>();
     private final boolean brokerBacked;
 
     private FixedTopicCatalog(Iterable<String> declared, boolean brokerBacked) {
@@ -37,6 +38,12 @@ final class FixedTopicCatalog implements TopicCatalog {
     /** This catalog with {@code topic} resolved to {@code count} partitions. */
     FixedTopicCatalog withPartitions(String topic, int count) {
         partitions.put(topic, count);
+        return this;
+    }
+
+    /** This catalog with the log of {@code topic}'s partition {@code partition} starting at {@code start}. */
+    FixedTopicCatalog withLogStart(String topic, int partition, long start) {
+        logStarts.put(topic + "-" + partition, start);
         return this;
     }
 
@@ -62,7 +69,8 @@ final class FixedTopicCatalog implements TopicCatalog {
 
     @Override
     public long logStart(String topic, int partition) {
-        return names.logStart(topic, partition);
+        Long start = logStarts.get(topic + "-" + partition);
+        return start != null ? start : names.logStart(topic, partition);
     }
 
     @Override

@@ -128,6 +128,34 @@ class HoldTimingTests {
     }
 
     @Test
+    void recordsHeldInOneMillisecondShareTheirStartAndALaterOneKeepsItsOwn() {
+        payments.pipeInput(new TestRecord<>("c1", "p0", claiming(0)));
+        payments.pipeInput(new TestRecord<>("c1", "p1", claiming(1)));
+        advance(10);
+        payments.pipeInput(new TestRecord<>("c1", "p2", claiming(2)));
+        advance(10);
+        assertThat(metric("records-held", null)).isEqualTo(3.0);
+
+        orders.pipeInput("c1", "o0");
+
+        assertThat(board.snapshot()).singleElement().satisfies(h -> {
+            assertThat(h.offset()).isEqualTo(1);
+            assertThat(h.heldFor()).as("held in the same millisecond as p0").isEqualTo(Duration.ofMillis(20));
+        });
+        assertThat(metric("records-held-age-max-ms", "payments")).isEqualTo(20.0);
+
+        orders.pipeInput("c1", "o1");
+
+        assertThat(notifications.readValuesToList())
+                .containsExactly("order o0", "payment p0", "order o1", "payment p1");
+        assertThat(board.snapshot()).singleElement().satisfies(h -> {
+            assertThat(h.offset()).isEqualTo(2);
+            assertThat(h.heldFor()).isEqualTo(Duration.ofMillis(10));
+        });
+        assertThat(metric("records-held-age-max-ms", null)).isEqualTo(10.0);
+    }
+
+    @Test
     void aRecordDeliveredOnArrivalIsNeverHeld() {
         orders.pipeInput("c1", "o0");
         advance(10);
