@@ -58,22 +58,14 @@ final class SortedClaims<K extends Comparable<K>> {
         return i >= 0 ? values[i] : VectorClock.NOTHING;
     }
 
-    /**
-     * Raises {@code key}'s watermark to at least {@code value}.
-     *
-     * @return whether it rose
-     */
-    boolean raise(K key, long value) {
+    /** Raises {@code key}'s watermark to at least {@code value}. */
+    void raise(K key, long value) {
         int i = indexOf(key);
-        if (i >= 0) {
-            if (values[i] >= value) {
-                return false;
-            }
+        if (i < 0) {
+            insertAt(-i - 1, key, value);
+        } else if (values[i] < value) {
             values[i] = value;
-            return true;
         }
-        insertAt(-i - 1, key, value);
-        return true;
     }
 
     /**

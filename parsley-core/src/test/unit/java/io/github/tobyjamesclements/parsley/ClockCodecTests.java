@@ -142,6 +142,25 @@ class ClockCodecTests {
     // Goldens ------------------------------------------------------------------------------
 
     @Test
+    void aClockOfManyTopicsAndSequenceChannelsRoundTripsThroughItsExactLayout() {
+        // 70 topic groups and 70 sequence channels: their counts take two varint bytes each, which
+        // the layout must size exactly or the encoder refuses its own output
+        VectorClock clock = new VectorClock();
+        for (int t = 0; t < 70; t++) {
+            Channel c = new Channel(new UUID(t, 1), 0);
+            clock.advanceTo(c, 1_000L * t);
+            clock.advanceSeq(new SeqKey(c, new UUID(5, 0)), t);
+        }
+
+        byte[] bytes = ClockCodec.encode(new SendStamp(clock, new UUID(7, 3), 9));
+
+        SendStamp back = ClockCodec.decodeStamp(bytes);
+        assertThat(back.clock()).isEqualTo(clock);
+        assertThat(back.sender()).isEqualTo(new UUID(7, 3));
+        assertThat(back.seq()).isEqualTo(9);
+    }
+
+    @Test
     void emptyClockIsVersionUntaggedAndAZeroSectionHeader() {
         assertGolden(EMPTY);
         assertThat(EMPTY.bytes()).hasSize(3);

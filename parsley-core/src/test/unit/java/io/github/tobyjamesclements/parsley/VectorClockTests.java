@@ -21,6 +21,21 @@ class VectorClockTests {
     private static final SeqKey B_S1 = new SeqKey(B, S1);
 
     @Test
+    void mergingAnEmptyClockIntoAnEmptyOneRaisesNothing() {
+        assertThat(new VectorClock().raiseTo(new VectorClock())).isFalse();
+    }
+
+    @Test
+    void clocksThatDifferInOneClaimHashApart() {
+        java.util.Set<Integer> hashes = new java.util.HashSet<>();
+        for (int n = 0; n < 50; n++) {
+            hashes.add(new VectorClock().advanceTo(A, n).advanceSeq(new SeqKey(A, S1), 3).hashCode());
+            hashes.add(new VectorClock().advanceTo(A, 1).advanceSeq(new SeqKey(A, S1), n + 100).hashCode());
+        }
+        assertThat(hashes).as("100 distinct clocks").hasSizeGreaterThan(90);
+    }
+
+    @Test
     void absentEntriesClaimNothing() {
         VectorClock clock = new VectorClock();
 
