@@ -49,7 +49,7 @@ final class VectorClock {
         return this;
     }
 
-    /** Raises the offset claim on {@code channel} to at least {@code offset}; the stamp's per-send form. */
+    /** Raises the offset claim on {@code channel} to at least {@code offset}: {@link #advanceTo} without the chaining. */
     void raiseOffset(Channel channel, long offset) {
         if (offset < 0) {
             throw new IllegalArgumentException("Offset claim must be >= 0; channel=" + channel + ", offset=" + offset);
