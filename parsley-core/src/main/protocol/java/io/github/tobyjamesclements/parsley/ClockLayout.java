@@ -11,6 +11,8 @@ final class ClockLayout {
 
     private static final int TOPIC_ID_BYTES = 16;
     private static final int STAGE_ID_BYTES = 8;
+    /** The sequence groups of a clock without sequence claims, as most stamps are: shared, never written. */
+    private static final int[] NO_GROUPS = {};
 
     /** Per topic, in order: its number of offset entries, negated when dense (partitions exactly 0..n-1). */
     final int[] topicGroups;
@@ -65,6 +67,9 @@ final class ClockLayout {
     }
 
     private static int[] seqGroups(VectorClock clock) {
+        if (clock.seqCount() == 0) {
+            return NO_GROUPS;
+        }
         int n = 0;
         for (int i = 0; i < clock.seqCount(); i++) {
             n += i == 0 || !clock.seqKey(i).channel().equals(clock.seqKey(i - 1).channel()) ? 1 : 0;

@@ -39,11 +39,11 @@ final class Gate {
     }
 
     /** Every unmet claim of a head, classified; empty when the head is deliverable. */
-    static List<Unmet> unmet(Channel own, VectorClock claims, Set<Channel> consumed, Map<Channel, Long> frontier,
+    static List<Unmet> unmet(Channel own, VectorClock claims, Set<Channel> consumed, VectorClock frontier,
             Map<SeqKey, ProtocolStore.Mark> marks, Map<Channel, Long> positionKnown) {
         List<Unmet> out = new ArrayList<>();
         claims.offsets().forEach((c, n) -> {
-            long local = frontier.getOrDefault(c, VectorClock.NOTHING);
+            long local = frontier.offset(c);
             if (!c.equals(own) && consumed.contains(c) && local < n) {
                 long position = positionKnown.getOrDefault(c, VectorClock.NOTHING);
                 HeldRecord.Diagnosis d = position <= n ? HeldRecord.Diagnosis.NOT_FETCHED
@@ -70,7 +70,7 @@ final class Gate {
         for (Channel c : consumed) {
             HeldEntry head = state.head(c);
             if (head != null) {
-                List<Unmet> unmet = unmet(c, head.clock(), consumed, state.frontiers(), state.marks(),
+                List<Unmet> unmet = unmet(c, head.clock(), consumed, state.frontierClock(), state.marks(),
                         state.positionsKnown());
                 if (!unmet.isEmpty()) {
                     out.add(new HeadExplanation(c, head.offset(), state.held(c), unmet));

@@ -79,8 +79,13 @@ final class SortedClaims<K extends Comparable<K>> {
             return false;
         }
         if (size == 0) {
-            keys = Arrays.copyOf(other.keys, n);
-            values = Arrays.copyOf(other.values, n);
+            // into the room a sized copy left (the stamp's), else into arrays of the other's length
+            if (keys.length < n) {
+                keys = new Object[n];
+                values = new long[n];
+            }
+            System.arraycopy(other.keys, 0, keys, 0, n);
+            System.arraycopy(other.values, 0, values, 0, n);
             size = n;
             return true;
         }

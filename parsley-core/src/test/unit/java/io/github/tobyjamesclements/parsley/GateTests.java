@@ -33,13 +33,18 @@ class GateTests {
     private final Map<Channel, Long> positions = new TreeMap<>();
 
     private boolean deliverable(VectorClock claims) {
-        VectorClock frontierClock = new VectorClock();
-        frontier.forEach(frontierClock::advanceTo);
-        return Gate.deliverable(C, claims, CONSUMED, frontierClock, marks);
+        return Gate.deliverable(C, claims, CONSUMED, frontierClock(), marks);
     }
 
     private List<Gate.Unmet> unmet(VectorClock claims) {
-        return Gate.unmet(C, claims, CONSUMED, frontier, marks, positions);
+        return Gate.unmet(C, claims, CONSUMED, frontierClock(), marks, positions);
+    }
+
+    /** The frontier as the node keeps it, an offset clock. */
+    private VectorClock frontierClock() {
+        VectorClock clock = new VectorClock();
+        frontier.forEach(clock::advanceTo);
+        return clock;
     }
 
     // deliverable -------------------------------------------------------------------------
