@@ -27,6 +27,14 @@ interface NodeSeams {
         return gate;
     }
 
+    /**
+     * Whether a record arriving on {@code c} that the gate passes is delivered without entering the
+     * queue (§3.4); the protocol does so only when {@code queueEmpty}, where it would be the head.
+     */
+    default boolean deliversOnArrival(Channel c, boolean queueEmpty) {
+        return queueEmpty;
+    }
+
     /** Delivers one deliverable head of {@code c} into {@code out} (§3.2: FIFO, heads only). */
     default void deliver(Channel c, Heads heads, List<Delivery> out) {
         out.add(heads.deliverHead(c));

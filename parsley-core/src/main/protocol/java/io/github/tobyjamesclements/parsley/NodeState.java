@@ -271,7 +271,19 @@ final class NodeState {
 
     /** Pops a channel's head, advances its frontier and the sender's mark, and returns its delivery (§3.2 rule 6). */
     Delivery deliverHead(Channel c) {
-        HeldEntry e = queues.get(c).pop(store);
+        return deliver(c, queues.get(c).pop(store));
+    }
+
+    /**
+     * Delivers a record the gate passed on arrival at its channel's empty queue, as if it had been
+     * queued and popped (§3.4): the queue, its indices and the store's entries stay as they were.
+     * The caller vouches that the queue is empty; delivering past a held record would break FIFO.
+     */
+    Delivery deliverArrival(Channel c, HeldEntry e) {
+        return deliver(c, e);
+    }
+
+    private Delivery deliver(Channel c, HeldEntry e) {
         if (e.offset() > frontier(c)) {
             advanceFrontier(c, e.offset());
         }
