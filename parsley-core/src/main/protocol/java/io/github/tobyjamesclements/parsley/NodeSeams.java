@@ -61,7 +61,8 @@ interface NodeSeams {
 
     /**
      * Whether a fold that raised a channel clock renews the clocks every later stamp merges (§6.1):
-     * the node keeps their union from send to send and must merge it again once one rose.
+     * the node keeps their union from send to send and must raise it with every received clock
+     * that raised one.
      */
     default boolean renewsStampOnFold() {
         return true;
