@@ -103,9 +103,7 @@ final class CausalNode {
             // the record would be its queue's head, and the gate passes it: no queue entry to undo (§3.4)
             delivered.add(state.deliverArrival(c, e));
         } else {
-            if (queueEmpty && r.offset() - 1 > f) {
-                state.advanceFrontier(c, r.offset() - 1);
-            }
+            // held at an empty queue, it is the head: the cascade's skip run below it seeds or bridges (§4.1-4.3)
             state.holdBorrowing(c, e);
         }
         state.notePosition(c, r.offset() + 1);
@@ -135,7 +133,7 @@ final class CausalNode {
      */
     private List<Delivery> cascadeAndFinish() {
         int i = 0;
-        for (int unchanged = 0; unchanged < order.length; i = i + 1 == order.length ? 0 : i + 1) {
+        for (int unchanged = 0; unchanged != order.length; i = i + 1 == order.length ? 0 : i + 1) {
             unchanged = visit(order[i]) ? 1 : unchanged + 1;
         }
         return finish();
