@@ -64,7 +64,7 @@ final class CausalNode {
         this.state = new NodeState(config.nodeId(), stateStore, config.sequenceBlock(), seams);
         this.fold = state::foldChannelClock;
         ProtocolStore.Scope recorded = state.recordedScope();
-        seedOwnOutputs();
+        Stamping.seedOwnOutputs(config, state, brokerOffsets, seams);
         if (recorded != null) {
             Rescope.apply(config, state, brokerOffsets, seams, recorded);
         }
@@ -74,21 +74,6 @@ final class CausalNode {
         state.persist();
         log.info("Causal node initialised; node={}, consumed={}, sinks={}, restoredHolds={}, ownOutputs={}",
                 config.nodeId(), config.consumed(), config.sinkTopics().size(), held(), state.ownOutputs().offsets().size());
-    }
-
-    /** The init end-offset seed (protocol.md §6.4, §16.1): the high watermark minus one where this node sent. */
-    private void seedOwnOutputs() {
-        for (UUID topic : config.sinkTopics()) {
-            Map<Integer, Long> ends = seams.sinkEnds(topic, brokerOffsets).orElseThrow(() -> new IllegalStateException(
-                    "Cannot resolve sink end offsets; node=" + config.nodeId() + ", topic=" + topic
-                            + "; the declared sink topic does not exist: create it before starting the stage"));
-            ends.forEach((p, end) -> {
-                Channel c = new Channel(topic, p);
-                if (end > 0) {
-                    state.seedSinkEnd(c, end - 1, seams.seedsOwnOutput(c, state.baselineSeq(c)));
-                }
-            });
-        }
     }
 
     // Receive path ------------------------------------------------------------------------
@@ -109,13 +94,18 @@ final class CausalNode {
             }
             return List.of();
         }
-        if (state.held(c) == 0 && r.offset() - 1 > f) {
-            state.advanceFrontier(c, r.offset() - 1);
-        }
+        boolean queueEmpty = state.held(c) == 0;
         if (r.clock() != null && !r.clock().isEmpty()) {
             seams.received(c, r.clock(), fold);
         }
-        state.holdBorrowing(c, HeldEntry.borrowing(r));
+        HeldEntry e = HeldEntry.borrowing(r);
+        if (seams.deliversOnArrival(c, queueEmpty) && deliverable(c, e)) {
+            // the record would be its queue's head, and the gate passes it: no queue entry to undo (§3.4)
+            delivered.add(state.deliverArrival(c, e));
+        } else {
+            // held at an empty queue, it is the head: the cascade's skip run below it seeds or bridges (§4.1-4.3)
+            state.holdBorrowing(c, e);
+        }
         state.notePosition(c, r.offset() + 1);
         return cascadeAndFinish();
     }
@@ -136,25 +126,33 @@ final class CausalNode {
         return finish();
     }
 
-    /** Runs the gate over every head until a full pass changes nothing (protocol.md §3.3), then ends the call. */
+    /**
+     * Runs the gate over the heads, channel after channel in a ring, until every other channel was
+     * visited since the last change (protocol.md §3.3), then ends the call. A channel's own change
+     * cannot release its head: the gate ignores claims on the head's own channel.
+     */
     private List<Delivery> cascadeAndFinish() {
-        boolean changed;
-        do {
-            changed = false;
-            for (Channel c : order) {
-                HeldEntry head;
-                while ((head = state.head(c)) != null && deliverable(c, head)) {
-                    seams.deliver(c, heads, delivered);
-                    changed = true;
-                }
-                long skipped = head == null ? state.positionKnown(c) - 1 : seams.skipRunBelow(c, head.offset() - 1);
-                if (skipped > state.frontier(c)) {
-                    state.advanceFrontier(c, skipped);
-                    changed = true;
-                }
-            }
-        } while (changed);
+        int i = 0;
+        for (int unchanged = 0; unchanged != order.length; i = i + 1 == order.length ? 0 : i + 1) {
+            unchanged = visit(order[i]) ? 1 : unchanged + 1;
+        }
         return finish();
+    }
+
+    /** Delivers a channel's deliverable heads and advances its skip run; true when either changed something. */
+    private boolean visit(Channel c) {
+        boolean changed = false;
+        HeldEntry head;
+        while ((head = state.head(c)) != null && deliverable(c, head)) {
+            seams.deliver(c, heads, delivered);
+            changed = true;
+        }
+        long skipped = head == null ? state.positionKnown(c) - 1 : seams.skipRunBelow(c, head.offset() - 1);
+        if (skipped > state.frontier(c)) {
+            state.advanceFrontier(c, skipped);
+            changed = true;
+        }
+        return changed;
     }
 
     /** The (seamed) gate's verdict on an entry of channel {@code c}, against the current state. */

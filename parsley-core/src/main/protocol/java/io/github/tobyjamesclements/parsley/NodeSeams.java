@@ -27,6 +27,14 @@ interface NodeSeams {
         return gate;
     }
 
+    /**
+     * Whether a record arriving on {@code c} that the gate passes is delivered without entering the
+     * queue (§3.4); the protocol does so only when {@code queueEmpty}, where it would be the head.
+     */
+    default boolean deliversOnArrival(Channel c, boolean queueEmpty) {
+        return queueEmpty;
+    }
+
     /** Delivers one deliverable head of {@code c} into {@code out} (§3.2: FIFO, heads only). */
     default void deliver(Channel c, Heads heads, List<Delivery> out) {
         out.add(heads.deliverHead(c));
@@ -53,7 +61,8 @@ interface NodeSeams {
 
     /**
      * Whether a fold that raised a channel clock renews the clocks every later stamp merges (§6.1):
-     * the node keeps their union from send to send and must merge it again once one rose.
+     * the node keeps their union from send to send and must raise it with every received clock
+     * that raised one.
      */
     default boolean renewsStampOnFold() {
         return true;

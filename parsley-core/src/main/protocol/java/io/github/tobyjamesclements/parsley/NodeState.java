@@ -46,8 +46,10 @@ final class NodeState {
     private final Map<Channel, long[]> positionKnown = new HashMap<>();
     /** The last issued send sequence per destination, as a clock: issued per send without boxing. */
     private final VectorClock sendSeq = new VectorClock();
-    private final Map<Channel, Long> reservedSeq;
-    private final Map<Channel, Long> baselineSeq;
+    /** The reserved ceiling per destination (§6.2), as a clock: read per send without boxing. */
+    private final VectorClock reservedSeq = new VectorClock();
+    /** The ceilings restored at init: sends at or below them are a prior incarnation's. */
+    private final VectorClock baselineSeq = new VectorClock();
     private final int sequenceBlock;
     private final NodeSeams seams;
     private final Map<SeqKey, ProtocolStore.Mark> marks;
@@ -58,8 +60,8 @@ final class NodeState {
     private final Map<Channel, SeqKey> ownSendKeys = new HashMap<>();
     /**
      * {@code channelClocks ∪ carried ∪ ownOutputs}, the part of every stamp that changes only when
-     * a received clock raises a claim, ancestry is carried or truncated, or a sink end is seeded;
-     * null after any of those until the next stamp merges it again.
+     * a received clock raises a claim (raised here in place), ancestry is carried or truncated, or
+     * a sink end is seeded (null after any of those until the next stamp merges it again).
      */
     private VectorClock stampClocks;
     /** The entry held in this call whose clock is still the caller's (see {@link #holdBorrowing}), and its channel. */
@@ -83,8 +85,8 @@ final class NodeState {
         this.channelClocks = store.channelClocks();
         Map<Channel, Long> ceilings = store.sendSeqs();
         ceilings.forEach(sendSeq::advanceTo);
-        this.reservedSeq = new TreeMap<>(ceilings);
-        this.baselineSeq = Map.copyOf(ceilings);
+        ceilings.forEach(reservedSeq::advanceTo);
+        ceilings.forEach(baselineSeq::advanceTo);
         this.sequenceBlock = sequenceBlock;
         this.seams = seams;
         this.marks = store.marks();
@@ -271,7 +273,19 @@ final class NodeState {
 
     /** Pops a channel's head, advances its frontier and the sender's mark, and returns its delivery (§3.2 rule 6). */
     Delivery deliverHead(Channel c) {
-        HeldEntry e = queues.get(c).pop(store);
+        return deliver(c, queues.get(c).pop(store));
+    }
+
+    /**
+     * Delivers a record the gate passed on arrival at its channel's empty queue, as if it had been
+     * queued and popped (§3.4): the queue, its indices and the store's entries stay as they were.
+     * The caller vouches that the queue is empty; delivering past a held record would break FIFO.
+     */
+    Delivery deliverArrival(Channel c, HeldEntry e) {
+        return deliver(c, e);
+    }
+
+    private Delivery deliver(Channel c, HeldEntry e) {
         if (e.offset() > frontier(c)) {
             advanceFrontier(c, e.offset());
         }
@@ -328,8 +342,10 @@ final class NodeState {
     void foldChannelClock(Channel c, VectorClock clock) {
         VectorClock cc = channelClocks.get(c);
         if (cc.raiseTo(clock)) {
-            if (seams.renewsStampOnFold()) {
-                stampClocks = null;
+            if (seams.renewsStampOnFold() && stampClocks != null) {
+                // a union of pointwise maxima takes the rise in place: with cc raised to include
+                // clock, the union becomes max(union, clock), without merging every clock again
+                stampClocks.raiseTo(clock);
             }
             store.putChannelClock(c, cc);
         }
@@ -434,10 +450,10 @@ final class NodeState {
                     + " reset the application's state (fail closed)");
         }
         sendSeq.raiseOffset(destination, next);
-        long reserved = reservedSeq.getOrDefault(destination, VectorClock.NOTHING);
+        long reserved = reservedSeq.offset(destination);
         long ceiling = seams.sequenceCeiling(destination, next, reserved, sequenceBlock);
         if (ceiling != reserved) {
-            reservedSeq.put(destination, ceiling);
+            reservedSeq.raiseOffset(destination, ceiling);
             store.putSendSeq(destination, ceiling);
         }
         return next;
@@ -465,11 +481,12 @@ final class NodeState {
 
     /** The ceiling restored at init for a destination: sends at or below it are a prior incarnation's. */
     long baselineSeq(Channel c) {
-        return baselineSeq.getOrDefault(c, VectorClock.NOTHING);
+        return baselineSeq.offset(c);
     }
 
+    /** A read-only copy of the ceilings restored at init. */
     Map<Channel, Long> baselineSeqs() {
-        return baselineSeq;
+        return baselineSeq.offsets();
     }
 
     // Rescope -----------------------------------------------------------------------------

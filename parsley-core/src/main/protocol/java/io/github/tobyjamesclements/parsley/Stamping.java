@@ -1,15 +1,37 @@
 package io.github.tobyjamesclements.parsley;
 
+import java.util.Map;
 import java.util.UUID;
 
 /**
- * Normalisation of sequence claims at the stamping site (protocol.md §6.3): claims this node can
- * resolve become offset claims, so sequence claims do not travel far; this incarnation's own
+ * The stamp's rules beside its merge (protocol.md §6): the init seed of own outputs (§6.4), and
+ * the normalisation of sequence claims at the stamping site (§6.3), where claims this node can
+ * resolve become offset claims, so sequence claims do not travel far, and this incarnation's own
  * sends are claimed by sequence (§6.2).
  */
 final class Stamping {
 
     private Stamping() {
+    }
+
+    /**
+     * The init end-offset seed (protocol.md §6.4, §16.1): each sink channel's high watermark minus
+     * one, an own-output claim where this node sent.
+     *
+     * @throws IllegalStateException when a declared sink topic cannot be resolved
+     */
+    static void seedOwnOutputs(NodeConfig config, NodeState state, BrokerOffsets brokerOffsets, NodeSeams seams) {
+        for (UUID topic : config.sinkTopics()) {
+            Map<Integer, Long> ends = seams.sinkEnds(topic, brokerOffsets).orElseThrow(() -> new IllegalStateException(
+                    "Cannot resolve sink end offsets; node=" + config.nodeId() + ", topic=" + topic
+                            + "; the declared sink topic does not exist: create it before starting the stage"));
+            ends.forEach((p, end) -> {
+                Channel c = new Channel(topic, p);
+                if (end > 0) {
+                    state.seedSinkEnd(c, end - 1, seams.seedsOwnOutput(c, state.baselineSeq(c)));
+                }
+            });
+        }
     }
 
     /**
@@ -48,7 +70,7 @@ final class Stamping {
         for (int i = 0; i < sent.offsetCount(); i++) {
             Channel c = sent.channel(i);
             long issued = sent.offsetAt(i);
-            if (issued > state.baselineSeq(c) && !c.equals(destination)) {
+            if (!c.equals(destination) && issued > state.baselineSeq(c)) {
                 stamp.advanceSeq(state.ownSendKey(c, self), issued);
             }
         }

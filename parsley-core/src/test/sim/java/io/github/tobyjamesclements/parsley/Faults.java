@@ -83,6 +83,15 @@ final class Faults {
                 }
             });
 
+    /** §3.4 broken by the arrival fast path: an arrival the gate passes skips its channel's held records. */
+    static final Fault ARRIVAL_PAST_HELD = seamed("deliver an arrival past its channel's held records",
+            () -> new NodeSeams() {
+                @Override
+                public boolean deliversOnArrival(Channel c, boolean queueEmpty) {
+                    return true;
+                }
+            });
+
     /** §8.2 broken: truncation treats the log end as stable. */
     static final Fault TRUNCATE_ABOVE_BOUND = seamed("truncate above the stability bound",
             TruncateAboveBound::new);
@@ -324,7 +333,7 @@ final class Faults {
                 DEAD_LETTER_OUTSIDE_STEP, DEAD_LETTER_DROPPED, DROP_CLAIMS_ON_DESTINATION_TOPIC,
                 DROP_OWN_SEQUENCE_CLAIMS, SEED_ONLY_AFTER_TWO_SENDS, SEQUENCE_CEILING_NEVER_PERSISTED,
                 SEQUENCE_CEILING_OFF_BY_ONE, DERIVE_IGNORING_HOLD_QUEUE, NO_SEED_FLOOR, REMOVED_INPUT_CARRIED_AT_FLOOR,
-                PERSIST_AFTER_COMMIT, STALE_STAMP_CLOCKS);
+                PERSIST_AFTER_COMMIT, STALE_STAMP_CLOCKS, ARRIVAL_PAST_HELD);
     }
 
     // Seams -------------------------------------------------------------------------------------
@@ -343,6 +352,12 @@ final class Faults {
         @Override
         public void received(Channel c, VectorClock clock, BiConsumer<Channel, VectorClock> fold) {
             // not at receive
+        }
+
+        @Override
+        public boolean deliversOnArrival(Channel c, boolean queueEmpty) {
+            // every delivery goes through the queue, where this fault folds it
+            return false;
         }
 
         @Override

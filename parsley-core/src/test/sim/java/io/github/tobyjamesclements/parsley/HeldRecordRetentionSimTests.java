@@ -67,7 +67,7 @@ class HeldRecordRetentionSimTests {
 
     @Test
     void retentionPastHeldRecordsMakesTheLogStartBoundUnsound() {
-        int seeds = 50;
+        int seeds = 500;
         int violations = 0;
         long first = -1;
         for (long seed = 0; seed < seeds; seed++) {

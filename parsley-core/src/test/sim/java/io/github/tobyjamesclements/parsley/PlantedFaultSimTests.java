@@ -68,7 +68,8 @@ class PlantedFaultSimTests {
                 plant(Faults.REMOVED_INPUT_CARRIED_AT_FLOOR, ScopeChangeSimTests.class,
                         ScopeChangeSimTests.READDED_INPUT),
                 plant(Faults.PERSIST_AFTER_COMMIT, CrashRecoverySimTests.class, CrashRecoverySimTests.CRASH_CHAIN),
-                plant(Faults.STALE_STAMP_CLOCKS, TransitiveCustodySimTests.class, TransitiveCustodySimTests.E1_CHAIN));
+                plant(Faults.STALE_STAMP_CLOCKS, TransitiveCustodySimTests.class, TransitiveCustodySimTests.E1_CHAIN),
+                plant(Faults.ARRIVAL_PAST_HELD, SharedInputRaceSimTests.class, SharedInputRaceSimTests.SHARED_INPUT));
     }
 
     private static Arguments plant(Fault fault, Class<?> family, Scenario scenario) {

@@ -110,13 +110,48 @@ class CausalNodeTests {
         assertThat(node.held(C)).isEqualTo(1);
     }
 
-    /** §3.4: the bridge is folded before the cascade runs, so the cascade's first pass already sees it. */
+    /** §3.4 step 4: an arrival the gate passes is delivered first; what its frontier releases follows in the same call. */
     @Test
-    void bridgeIsFoldedBeforeTheCascadeSoAnEarlierChannelIsReleasedFirst() {
+    void arrivalDeliveredAtOnceReleasesAnEarlierChannelsHeadInTheSameCall() {
         CausalNode node = rig.start();
         node.onRecord(record(C, 0, clock().advanceTo(D, 3)));
 
-        assertThat(coordinates(node.onRecord(record(D, 4)))).containsExactly(at(C, 0), at(D, 4));
+        assertThat(coordinates(node.onRecord(record(D, 4)))).containsExactly(at(D, 4), at(C, 0));
+    }
+
+    /** §3.4 step 4: an arrival at an empty queue that the gate passes never enters the queue nor its store keys. */
+    @Test
+    void arrivalTheGatePassesLeavesNoQueueEntryBehind() {
+        CausalNode node = rig.start();
+        node.onRecord(record(C, 0));
+        node.onRecord(record(C, 1, clock().advanceTo(D, 0)));
+        rig.commit();
+
+        assertThat(rig.store.keys()).filteredOn(k -> k.startsWith("q/")).containsExactly(
+                ProtocolStore.entryKey(C, 0), ProtocolStore.queueMetaKey(C));
+        assertThat(NodeRig.longPair(rig.store.get(ProtocolStore.queueMetaKey(C)))).containsExactly(0L, 1L);
+    }
+
+    /** FIFO (§3.2): an arrival the gate would pass waits behind its channel's held records. */
+    @Test
+    void arrivalBehindAHeldRecordWaitsForIt() {
+        CausalNode node = rig.start();
+        node.onRecord(record(C, 0, clock().advanceTo(D, 0)));
+
+        assertThat(node.onRecord(record(C, 1))).isEmpty();
+        assertThat(node.held(C)).isEqualTo(2);
+        assertThat(coordinates(node.onRecord(record(D, 0)))).containsExactly(at(D, 0), at(C, 0), at(C, 1));
+    }
+
+    /** §3.2 rule 6 on the arrival path: a tagged arrival delivered at once raises its sender's mark. */
+    @Test
+    void taggedArrivalDeliveredAtOnceRaisesItsSendersMark() {
+        CausalNode node = rig.start();
+        node.onRecord(record(C, 0, clock().advanceSeq(seq(D, U), 2)));
+
+        assertThat(node.onRecord(tagged(D, 5, U, 2, null))).extracting(Delivery::channel).containsExactly(D, C);
+        assertThat(node.state().mark(seq(D, U))).isEqualTo(new ProtocolStore.Mark(2, 5));
+        assertThat(node.frontier(D)).isEqualTo(5);
     }
 
     @Test
@@ -441,13 +476,15 @@ class CausalNodeTests {
         assertThat(coordinates(node.onRecord(record(C, 0)))).containsExactly(at(C, 0), at(D, 0), at(E, 0));
     }
 
+    /** §3.3: the ring goes on past the channel that changed and wraps round until every other channel was visited. */
     @Test
-    void cascadeVisitsChannelsInSortedOrderWithinAPass() {
+    void cascadeWrapsRoundTheRingToAHeadAnEarlierChannelReleased() {
         CausalNode node = rig.start();
+        node.onRecord(record(D, 0, clock().advanceTo(E, 0)));
         node.onRecord(record(C, 0, clock().advanceTo(D, 0)));
-        node.onRecord(record(E, 0, clock().advanceTo(D, 0)));
 
-        assertThat(coordinates(node.onRecord(record(D, 0)))).containsExactly(at(D, 0), at(E, 0), at(C, 0));
+        assertThat(coordinates(node.onRecord(record(E, 0)))).containsExactly(at(E, 0), at(D, 0), at(C, 0));
+        assertThat(node.held()).isZero();
     }
 
     @Test
@@ -554,7 +591,7 @@ class CausalNodeTests {
                 "cc/" + C.key(),
                 "ds/" + C.key() + "/" + U,
                 "f/" + C.key(),
-                "q/" + C.key() + "/e/0000000000000001",
+                "q/" + C.key() + "/e/0000000000000000",
                 "q/" + C.key() + "/m",
                 "scope",
                 "sq/" + sink.key());

@@ -260,6 +260,6 @@ class GateTests {
 
         assertThat(node.held(C)).isEqualTo(1);
         assertThat(node.explainHeads()).isEmpty();
-        assertThat(node.onRecord(record(D, 0))).extracting(Delivery::channel).containsExactly(C, D);
+        assertThat(node.onRecord(record(D, 0))).extracting(Delivery::channel).containsExactly(D, C);
     }
 }

@@ -88,8 +88,8 @@ class RescopeTests {
         rig.commit();
 
         assertThat(rig.store.keys()).filteredOn(k -> k.contains("/e/")).containsExactly(
-                ProtocolStore.entryKey(C, 1), ProtocolStore.entryKey(C, 2));
-        assertThat(NodeRig.longPair(rig.store.get(ProtocolStore.queueMetaKey(C)))).containsExactly(1L, 3L);
+                ProtocolStore.entryKey(C, 0), ProtocolStore.entryKey(C, 1));
+        assertThat(NodeRig.longPair(rig.store.get(ProtocolStore.queueMetaKey(C)))).containsExactly(0L, 2L);
     }
 
     @Test
@@ -111,7 +111,7 @@ class RescopeTests {
         first.onRecord(record(C, 1, clock().advanceTo(D, 0)));
         first.onRecord(record(C, 2));
         rig.commit();
-        rig.store.delete(ProtocolStore.entryKey(C, 2));
+        rig.store.delete(ProtocolStore.entryKey(C, 1));
 
         assertThatThrownBy(rig::start)
                 .isInstanceOf(IllegalStateException.class)
