@@ -42,6 +42,8 @@ final class NodeState {
     private final VectorClock ownOutputs = new VectorClock();
     private final VectorClock sinkEnds = new VectorClock();
     private final Map<Channel, HoldQueue> queues;
+    /** The sum of the queues' sizes; only {@link #hold} and {@link #deliverHead} change a size. */
+    private int heldCount;
     /** Per channel, a one-slot holder: the position rises with every record and is not re-boxed. */
     private final Map<Channel, long[]> positionKnown = new HashMap<>();
     /** The last issued send sequence per destination, as a clock: issued per send without boxing. */
@@ -91,6 +93,9 @@ final class NodeState {
         this.seams = seams;
         this.marks = store.marks();
         this.queues = store.queues();
+        for (HoldQueue q : queues.values()) {
+            heldCount += q.size();
+        }
         this.carried = store.carried();
         this.marksView = Collections.unmodifiableMap(marks);
     }
@@ -249,6 +254,7 @@ final class NodeState {
     /** Appends a received record to its channel's queue, in memory and store. */
     void hold(Channel c, HeldEntry e) {
         queues.get(c).enqueue(e, store);
+        heldCount++;
     }
 
     /**
@@ -273,7 +279,9 @@ final class NodeState {
 
     /** Pops a channel's head, advances its frontier and the sender's mark, and returns its delivery (§3.2 rule 6). */
     Delivery deliverHead(Channel c) {
-        return deliver(c, queues.get(c).pop(store));
+        HeldEntry head = queues.get(c).pop(store);
+        heldCount--;
+        return deliver(c, head);
     }
 
     /**
@@ -324,6 +332,11 @@ final class NodeState {
     int held(Channel c) {
         HoldQueue q = queues.get(c);
         return q == null ? 0 : q.size();
+    }
+
+    /** Records queued on every channel: counted as they are queued and popped, asked after every step. */
+    int held() {
+        return heldCount;
     }
 
     /** Every queued entry, channel by channel in queue order. */
