@@ -75,21 +75,47 @@ final class Assembly {
                 topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(foldStore(stage)),
                         Serdes.Bytes(), Serdes.ByteArray()).withCachingEnabled(), processor);
             }
-            for (String sink : stage.sinks().keySet()) {
-                topology.addSink(StampingDoor.sinkName(stage.name(), sink), sink, new ByteArraySerializer(),
-                        new ByteArraySerializer(), StampingDoor.partitioner(sink, catalog.partitions(sink)), processor);
-            }
-            if (deadLetters != null) {
-                // no partitioner: a dead letter names no partition, the producer's own choice is as good as any
-                topology.addSink(PoisonRecords.sinkName(stage.name()), deadLetters.topic(), new ByteArraySerializer(),
-                        new ByteArraySerializer(), processor);
-            }
-            if (stage.ticks().isPresent() && !stage.sinks().containsKey(tickTopic)) {
-                topology.addSink(StampingDoor.sinkName(stage.name(), tickTopic), tickTopic, new ByteArraySerializer(),
-                        new ByteArraySerializer(), StampingDoor.tickPartitioner(tickTopic), processor);
-            }
+            addSinks(topology, stage, tickTopic, catalog, deadLetters, processor);
         }
         return topology;
+    }
+
+    /** The processor's children: its declared sinks, the dead-letter sink and the tick sink. */
+    private static void addSinks(Topology topology, Stage stage, String tickTopic, TopicCatalog catalog,
+            DeadLetterBoard deadLetters, String processor) {
+        int children = 0;
+        for (String sink : stage.sinks().keySet()) {
+            topology.addSink(StampingDoor.sinkName(stage.name(), sink), sink, new ByteArraySerializer(),
+                    new ByteArraySerializer(), StampingDoor.partitioner(sink, catalog.partitions(sink)), processor);
+            children++;
+        }
+        if (deadLetters != null) {
+            // no partitioner: a dead letter names no partition, the producer's own choice is as good as any
+            topology.addSink(PoisonRecords.sinkName(stage.name()), deadLetters.topic(), new ByteArraySerializer(),
+                    new ByteArraySerializer(), processor);
+            children++;
+        }
+        if (stage.ticks().isPresent() && !stage.sinks().containsKey(tickTopic)) {
+            topology.addSink(StampingDoor.sinkName(stage.name(), tickTopic), tickTopic, new ByteArraySerializer(),
+                    new ByteArraySerializer(), StampingDoor.tickPartitioner(tickTopic), processor);
+            children++;
+        }
+        if (soleSink(stage, tickTopic, deadLetters != null) && children != 1) {
+            throw new IllegalStateException("The stage's door would forward to every child, but it has " + children
+                    + "; stage=" + stage.name() + "; a record would reach the wrong sinks");
+        }
+    }
+
+    /**
+     * Whether a stage's processor has exactly one child, its one declared sink: the door then
+     * forwards to every child, which is that sink, and Kafka Streams does not look the child up by
+     * name per record. The sinks {@link #build} adds: each declared sink, the dead-letter sink and
+     * the tick sink (unless the tick topic is a declared sink); {@code build} checks that a sole sink
+     * is the only child (one child need not be a sole sink: it may be the tick sink alone).
+     */
+    static boolean soleSink(Stage stage, String tickTopic, boolean deadLetters) {
+        return stage.sinks().size() == 1 && !deadLetters
+                && (stage.ticks().isEmpty() || stage.sinks().containsKey(tickTopic));
     }
 
     /**

@@ -36,7 +36,7 @@ final class CausalProcessor implements Processor<byte[], byte[], byte[], byte[]>
     private CausalNode node;
     private StreamsStateStore protocolState;
     private Map<String, Channel> channelsByTopic;
-    private Map<Channel, String> topicsByChannel;
+    private TaskChannels channels;
     private PositionFeed positions;
     /** One instance for every sweep: a lambda that captures {@code this} would be allocated per record. */
     private final PositionFeed.Advance advance = (c, position) -> handle(node.positionAdvance(c, position), null, -1);
@@ -76,7 +76,7 @@ final class CausalProcessor implements Processor<byte[], byte[], byte[], byte[]>
         }
         TaskChannels channels = new TaskChannels(applicationId, stage, catalog, partition);
         channelsByTopic = channels.byTopic;
-        topicsByChannel = channels.topicsByChannel;
+        this.channels = channels;
         positions = new PositionFeed(channels.byPartition, !catalog.brokerBacked());
         replaysReported = 0;
         ordersAcrossChannels = channelsByTopic.size() > 1;
@@ -109,7 +109,8 @@ final class CausalProcessor implements Processor<byte[], byte[], byte[], byte[]>
         node = new CausalNode(channels.nodeConfig(taskId), protocolState, catalog, committedPositions(channels));
         KeyValueStore<Bytes, byte[]> foldStore = stage.state().isPresent()
                 ? context.getStateStore(Assembly.foldStore(stage)) : null;
-        door = new StampingDoor(context, node, stage, catalog, channels.tickTopic, channels.tickChannel);
+        door = new StampingDoor(context, node, stage, catalog, channels.tickTopic, channels.tickChannel,
+                Assembly.soleSink(stage, channels.tickTopic, deadLetters != null));
         logic = new LogicRunner(stage, channels.sources, channels.tickChannel, foldStore);
     }
 
@@ -131,7 +132,7 @@ final class CausalProcessor implements Processor<byte[], byte[], byte[], byte[]>
     private void observe(String taskId) {
         metrics = new StageMetrics(context.metrics(), stage.name(), taskId, channelsByTopic.keySet());
         poison = new PoisonRecords(context, applicationId, stage.name(), deadLetters, metrics);
-        monitor = new HoldMonitor(stage.name(), taskId, node, catalog, topicsByChannel, stage.holdWarningAfter(),
+        monitor = new HoldMonitor(stage.name(), taskId, node, catalog, channels.topicsByChannel, stage.holdWarningAfter(),
                 board, metrics, board.clockFor(context));
         tracing = new DeliveryTracing(board.observer(), stage.name(), node, catalog, monitor);
         arrival = new ArrivalChecks(stage.name(), node, catalog, board, metrics, channelsByTopic.keySet());
@@ -218,7 +219,7 @@ final class CausalProcessor implements Processor<byte[], byte[], byte[], byte[]>
         }
         metrics.delivered(deliveries.size());
         for (Delivery d : deliveries) {
-            String topic = topicsByChannel.get(d.channel());
+            String topic = channels.topicOf(d.channel());
             DeliveryObserver.Scope scope = tracing.open(d, topic);
             try {
                 LogicRunner.Outcome outcome = logic.apply(d, topic);

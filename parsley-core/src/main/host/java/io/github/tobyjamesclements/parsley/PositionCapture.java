@@ -24,7 +24,7 @@ import org.apache.kafka.common.errors.TimeoutException;
  */
 final class PositionCapture {
 
-    private static final ThreadLocal<Map<TopicPartition, View>> VIEWS = ThreadLocal.withInitial(HashMap::new);
+    private static final ThreadLocal<Views> VIEWS = ThreadLocal.withInitial(Views::new);
     /** The main consumer used on this thread: a consumer is confined to the one thread that calls it. */
     private static final ThreadLocal<Consumer<byte[], byte[]>> POLLING = new ThreadLocal<>();
 
@@ -35,16 +35,45 @@ final class PositionCapture {
     record View(long position, long lastReturned) {
     }
 
-    /** This thread's views; absent where nothing was captured. */
+    /**
+     * One polling thread's views, and a count of their changes: a reader on that thread may keep
+     * the views it read until the count moves, instead of looking them up per record.
+     */
+    static final class Views {
+
+        private final Map<TopicPartition, View> byPartition = new HashMap<>();
+        private long changes;
+
+        View get(TopicPartition tp) {
+            return byPartition.get(tp);
+        }
+
+        void put(TopicPartition tp, View view) {
+            byPartition.put(tp, view);
+            changes++;
+        }
+
+        void remove(TopicPartition tp) {
+            byPartition.remove(tp);
+            changes++;
+        }
+
+        /** How many times the views changed: equal counts, equal views. */
+        long changes() {
+            return changes;
+        }
+    }
+
+    /** This thread's view of a partition; absent where nothing was captured. */
     static View view(TopicPartition tp) {
         return VIEWS.get().get(tp);
     }
 
     /**
-     * This thread's views, live: the map a thread's polls update is the same for the thread's
-     * life, so a caller on the polling thread may keep it instead of looking it up per record.
+     * This thread's views, live: the views a thread's polls update are the same for the thread's
+     * life, so a caller on the polling thread may keep them instead of looking them up per record.
      */
-    static Map<TopicPartition, View> views() {
+    static Views views() {
         return VIEWS.get();
     }
 
@@ -84,7 +113,7 @@ final class PositionCapture {
      * every assigned partition that has one now.
      */
     static void capture(Consumer<byte[], byte[]> consumer, ConsumerRecords<byte[], byte[]> records) {
-        Map<TopicPartition, View> views = VIEWS.get();
+        Views views = VIEWS.get();
         for (TopicPartition tp : records.partitions()) {
             var list = records.records(tp);
             long last = list.get(list.size() - 1).offset();

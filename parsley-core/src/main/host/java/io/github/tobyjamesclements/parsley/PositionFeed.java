@@ -1,7 +1,8 @@
 package io.github.tobyjamesclements.parsley;
 
-import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.streams.processor.api.RecordMetadata;
 
@@ -31,6 +32,8 @@ final class PositionFeed {
         private final TopicPartition partition;
         private long first = VectorClock.NOTHING;
         private long through = VectorClock.NOTHING;
+        /** The captured view of the channel as of {@link #seen} changes of the views; null for none. */
+        private PositionCapture.View view;
 
         private Fed(Channel channel, TopicPartition partition) {
             this.channel = channel;
@@ -52,11 +55,13 @@ final class PositionFeed {
         }
     }
 
+    /** One per channel; a task has a partition of a few topics, so a scan finds one faster than a hash. */
     private final Fed[] fed;
-    private final Map<String, Fed> byTopic = new HashMap<>();
     private boolean checked;
     /** The stream thread's captured views, taken at the first sweep, which runs on that thread. */
-    private Map<TopicPartition, PositionCapture.View> views;
+    private PositionCapture.Views views;
+    /** The views' change count the channels' kept views are as of: they change only when a poll (or a rebalance) does. */
+    private long seen = -1;
 
     /**
      * {@code channels} keys each of the task's channels by its topic partition, one partition per
@@ -64,21 +69,32 @@ final class PositionFeed {
      */
     PositionFeed(Map<TopicPartition, Channel> channels, boolean checked) {
         this.fed = new Fed[channels.size()];
+        Set<String> topics = new HashSet<>();
         int i = 0;
         for (Map.Entry<TopicPartition, Channel> e : channels.entrySet()) {
-            fed[i] = new Fed(e.getValue(), e.getKey());
-            if (byTopic.put(e.getKey().topic(), fed[i]) != null) {
+            fed[i++] = new Fed(e.getValue(), e.getKey());
+            if (!topics.add(e.getKey().topic())) {
                 throw new IllegalArgumentException("A task consumes one partition per topic; topic="
                         + e.getKey().topic() + ", channels=" + channels.keySet());
             }
-            i++;
         }
         this.checked = checked;
     }
 
     /** What this task fed on its channel of {@code topic}, or null for a topic it does not consume. */
     Fed of(String topic) {
-        return byTopic.get(topic);
+        // the consumer names a partition's records with one topic string: the same instance, mostly
+        for (Fed f : fed) {
+            if (f.partition.topic() == topic) {
+                return f;
+            }
+        }
+        for (Fed f : fed) {
+            if (f.partition.topic().equals(topic)) {
+                return f;
+            }
+        }
+        return null;
     }
 
     /** F12: without captured positions the liveness feed is missing; fail rather than wedge later. */
@@ -109,8 +125,13 @@ final class PositionFeed {
         if (views == null) {
             views = PositionCapture.views();
         }
+        boolean changed = views.changes() != seen;
+        seen = views.changes();
         for (Fed f : fed) {
-            PositionCapture.View view = views.get(f.partition);
+            if (changed) {
+                f.view = views.get(f.partition);
+            }
+            PositionCapture.View view = f.view;
             if (view == null || view.position() < 0 || view.lastReturned() > f.through) {
                 continue;
             }

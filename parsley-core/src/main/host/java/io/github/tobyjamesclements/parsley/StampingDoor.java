@@ -34,19 +34,22 @@ final class StampingDoor {
      * were resolved at start, which the sink partitioner enforces), built at its first emission.
      */
     private final Map<String, Sink> sinks = new HashMap<>();
+    /** Whether the stage's processor has one child, its one sink ({@link Assembly#soleSink}). */
+    private final boolean soleSink;
 
     /** A declared sink topic as the door sends to it. */
     record Sink(String topic, String node, Channel[] channels) {
     }
 
     StampingDoor(ProcessorContext<byte[], byte[]> context, CausalNode node, Stage stage, TopicCatalog catalog,
-            String tickTopic, Channel tickChannel) {
+            String tickTopic, Channel tickChannel, boolean soleSink) {
         this.context = context;
         this.node = node;
         this.stage = stage;
         this.catalog = catalog;
         this.tickTopic = tickTopic;
         this.tickChannel = tickChannel;
+        this.soleSink = soleSink;
     }
 
     /** One emission checked, encoded and partitioned, not yet stamped or sent. */
@@ -99,7 +102,11 @@ final class StampingDoor {
             Record<byte[], byte[]> record = new Record<>(o.key(), o.value(), o.timestamp());
             CausalHeaders.addStamp(record.headers(), node.prepareSend(sink.channels()[o.partition()]));
             scope.emitting(sink.topic(), record.headers());
-            context.forward(record, sink.node());
+            if (soleSink) {
+                context.forward(record);
+            } else {
+                context.forward(record, sink.node());
+            }
         }
     }
 

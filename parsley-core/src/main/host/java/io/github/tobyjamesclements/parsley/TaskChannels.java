@@ -28,6 +28,9 @@ final class TaskChannels {
     /** The tick channel, or null for a stage without ticks. */
     final Channel tickChannel;
 
+    /** {@link #byTopic} as two arrays, in the same order, for {@link #topicOf}. */
+    private final Channel[] channelArray;
+    private final String[] topicArray;
     private final String applicationId;
     private final Stage stage;
     private final TopicCatalog catalog;
@@ -52,6 +55,21 @@ final class TaskChannels {
         }
         byTopic.forEach((t, c) -> topicsByChannel.put(c, t));
         byTopic.forEach((t, c) -> byPartition.put(new TopicPartition(t, c.partition()), c));
+        channelArray = byTopic.values().toArray(new Channel[0]);
+        topicArray = byTopic.keySet().toArray(new String[0]);
+    }
+
+    /**
+     * The topic of one of this task's channels, asked for every delivery: a scan by reference first,
+     * since deliveries carry the node's channels, which are these instances.
+     */
+    String topicOf(Channel c) {
+        for (int i = 0; i < channelArray.length; i++) {
+            if (channelArray[i] == c) {
+                return topicArray[i];
+            }
+        }
+        return topicsByChannel.get(c);
     }
 
     /**

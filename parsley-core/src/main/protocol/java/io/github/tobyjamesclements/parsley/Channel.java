@@ -31,8 +31,12 @@ record Channel(UUID topicId, int partition) implements Comparable<Channel> {
         return 31 * topicId.hashCode() + partition;
     }
 
+    /** Reference first too: a clock's lookups compare a task's own channel instances by this order. */
     @Override
     public int compareTo(Channel other) {
+        if (this == other) {
+            return 0;
+        }
         int byTopic = topicId.compareTo(other.topicId);
         return byTopic != 0 ? byTopic : Integer.compare(partition, other.partition);
     }

@@ -1,5 +1,8 @@
 package io.github.tobyjamesclements.parsley;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.util.UUID;
 
 /**
@@ -7,6 +10,9 @@ import java.util.UUID;
  * must be minimal and at most 63 bits, so one clock has exactly one encoding.
  */
 final class ClockReader {
+
+    private static final VarHandle BIG_ENDIAN_LONGS = MethodHandles.byteArrayViewVarHandle(long[].class,
+            ByteOrder.BIG_ENDIAN);
 
     private final byte[] bytes;
     private int pos;
@@ -81,12 +87,11 @@ final class ClockReader {
         return new UUID(stage, task);
     }
 
+    /** Eight bytes, big-endian, in one load. */
     long long64() {
-        need(8);
-        long v = 0;
-        for (int i = 0; i < 8; i++) {
-            v = (v << 8) | (bytes[pos++] & 0xFF);
-        }
+        need(Long.BYTES);
+        long v = (long) BIG_ENDIAN_LONGS.get(bytes, pos);
+        pos += Long.BYTES;
         return v;
     }
 

@@ -42,8 +42,18 @@ final class NodeState {
     private final VectorClock ownOutputs = new VectorClock();
     private final VectorClock sinkEnds = new VectorClock();
     private final Map<Channel, HoldQueue> queues;
+    /** The sum of the queues' sizes; only {@link #hold} and {@link #deliverHead} change a size. */
+    private int heldCount;
     /** Per channel, a one-slot holder: the position rises with every record and is not re-boxed. */
     private final Map<Channel, long[]> positionKnown = new HashMap<>();
+    /**
+     * The channel of the last lookup, with its queue and its known-position holder: a node is fed
+     * one channel's records in runs, and asks for both several times per record. Forgotten whenever
+     * a channel gains or loses either, so it never names a queue or holder the maps no longer hold.
+     */
+    private Channel memo;
+    private HoldQueue memoQueue;
+    private long[] memoPosition;
     /** The last issued send sequence per destination, as a clock: issued per send without boxing. */
     private final VectorClock sendSeq = new VectorClock();
     /** The reserved ceiling per destination (§6.2), as a clock: read per send without boxing. */
@@ -91,6 +101,9 @@ final class NodeState {
         this.seams = seams;
         this.marks = store.marks();
         this.queues = store.queues();
+        for (HoldQueue q : queues.values()) {
+            heldCount += q.size();
+        }
         this.carried = store.carried();
         this.marksView = Collections.unmodifiableMap(marks);
     }
@@ -109,6 +122,7 @@ final class NodeState {
     /** Makes sure a consumed channel has a queue and a channel clock, empty when new. */
     void openInput(Channel c) {
         queues.computeIfAbsent(c, HoldQueue::new);
+        forget();
         channelClocks.computeIfAbsent(c, x -> new VectorClock());
     }
 
@@ -160,7 +174,7 @@ final class NodeState {
      *     deliver that history again
      */
     void deriveFrontier(Channel c, Long committedPosition) {
-        HoldQueue q = queues.get(c);
+        HoldQueue q = queue(c);
         boolean holds = q != null && !q.isEmpty();
         if (committedPosition == null && (holds || delivered.contains(c))) {
             throw new IllegalStateException("No committed consumer position for a channel this node delivered or"
@@ -183,9 +197,10 @@ final class NodeState {
 
     /** Remembers the highest consumer position learned on a channel (memory only, §3.5). */
     void notePosition(Channel c, long position) {
-        long[] known = positionKnown.get(c);
+        long[] known = positionHolder(c);
         if (known == null) {
             positionKnown.put(c, new long[] {position});
+            forget();
         } else if (position > known[0]) {
             known[0] = position;
         }
@@ -193,7 +208,7 @@ final class NodeState {
 
     /** The highest consumer position learned on a channel, or 0 when none is. */
     long positionKnown(Channel c) {
-        long[] known = positionKnown.get(c);
+        long[] known = positionHolder(c);
         return known == null ? 0L : known[0];
     }
 
@@ -244,11 +259,38 @@ final class NodeState {
         return out;
     }
 
+    private HoldQueue queue(Channel c) {
+        if (c != memo) {
+            remember(c);
+        }
+        return memoQueue;
+    }
+
+    private long[] positionHolder(Channel c) {
+        if (c != memo) {
+            remember(c);
+        }
+        return memoPosition;
+    }
+
+    private void remember(Channel c) {
+        memo = c;
+        memoQueue = queues.get(c);
+        memoPosition = positionKnown.get(c);
+    }
+
+    private void forget() {
+        memo = null;
+        memoQueue = null;
+        memoPosition = null;
+    }
+
     // Hold queues -------------------------------------------------------------------------
 
     /** Appends a received record to its channel's queue, in memory and store. */
     void hold(Channel c, HeldEntry e) {
-        queues.get(c).enqueue(e, store);
+        queue(c).enqueue(e, store);
+        heldCount++;
     }
 
     /**
@@ -263,7 +305,7 @@ final class NodeState {
     }
 
     private void keepBorrowed() {
-        HoldQueue q = borrowed == null ? null : queues.get(borrowedOn);
+        HoldQueue q = borrowed == null ? null : queue(borrowedOn);
         if (q != null && q.tail() == borrowed) {
             q.replaceTail(borrowed.withClock(VectorClock.copyOf(borrowed.clock())), store);
         }
@@ -273,7 +315,9 @@ final class NodeState {
 
     /** Pops a channel's head, advances its frontier and the sender's mark, and returns its delivery (§3.2 rule 6). */
     Delivery deliverHead(Channel c) {
-        return deliver(c, queues.get(c).pop(store));
+        HeldEntry head = queue(c).pop(store);
+        heldCount--;
+        return deliver(c, head);
     }
 
     /**
@@ -286,10 +330,9 @@ final class NodeState {
     }
 
     private Delivery deliver(Channel c, HeldEntry e) {
-        if (e.offset() > frontier(c)) {
-            advanceFrontier(c, e.offset());
-        }
-        if (delivered.add(c)) {
+        // a raise keeps the larger watermark: advancing only past the frontier, with one lookup, not three
+        frontier.raiseOffset(c, e.offset());
+        if (!delivered.contains(c) && delivered.add(c)) {
             // delivered history now exists: a restart without a committed position must fail closed
             store.putFloor(c, frontier(c), true);
         }
@@ -301,13 +344,13 @@ final class NodeState {
 
     /** A channel's queue head, or null when nothing is queued there. */
     HeldEntry head(Channel c) {
-        HoldQueue q = queues.get(c);
+        HoldQueue q = queue(c);
         return q == null ? null : q.head();
     }
 
     /** The entry queued right behind a channel's head, or null when there is none. */
     HeldEntry behindHead(Channel c) {
-        HoldQueue q = queues.get(c);
+        HoldQueue q = queue(c);
         if (q == null || q.size() < 2) {
             return null;
         }
@@ -318,13 +361,18 @@ final class NodeState {
 
     /** A channel's last queued entry, or null when nothing is queued there. */
     HeldEntry tail(Channel c) {
-        HoldQueue q = queues.get(c);
+        HoldQueue q = queue(c);
         return q == null ? null : q.tail();
     }
 
     int held(Channel c) {
-        HoldQueue q = queues.get(c);
+        HoldQueue q = queue(c);
         return q == null ? 0 : q.size();
+    }
+
+    /** Records queued on every channel: counted as they are queued and popped, asked after every step. */
+    int held() {
+        return heldCount;
     }
 
     /** Every queued entry, channel by channel in queue order. */
@@ -442,14 +490,12 @@ final class NodeState {
      * @throws IllegalStateException when the sequence would not grow (it overflowed)
      */
     long issueSendSeq(Channel destination) {
-        long last = sendSeq.offset(destination);
-        long next = last + 1;
-        if (next <= last) {
+        long next = sendSeq.incrementOffset(destination);
+        if (next == VectorClock.NOTHING) {
             throw new IllegalStateException("Send sequence would not grow; node=" + nodeId + ", channel="
-                    + destination + ", last issued=" + last + "; the sequence space of this channel is exhausted:"
-                    + " reset the application's state (fail closed)");
+                    + destination + ", last issued=" + Long.MAX_VALUE + "; the sequence space of this channel is"
+                    + " exhausted: reset the application's state (fail closed)");
         }
-        sendSeq.raiseOffset(destination, next);
         long reserved = reservedSeq.offset(destination);
         long ceiling = seams.sequenceCeiling(destination, next, reserved, sequenceBlock);
         if (ceiling != reserved) {
@@ -501,6 +547,7 @@ final class NodeState {
     Long retireInput(Channel gone) {
         stampClocks = null;
         HoldQueue q = queues.remove(gone);
+        forget();
         if (q != null && !q.isEmpty()) {
             throw new IllegalStateException(q.size() + " held records on removed input; node=" + nodeId
                     + ", channel=" + gone + "; redeclare the input or perform a full reset (fail closed)");

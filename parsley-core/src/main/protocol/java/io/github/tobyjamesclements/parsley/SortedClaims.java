@@ -68,6 +68,19 @@ final class SortedClaims<K extends Comparable<K>> {
         }
     }
 
+    /** Raises {@code key}'s watermark by one, an absent one to 0; {@link VectorClock#NOTHING} at {@code Long.MAX_VALUE}. */
+    long increment(K key) {
+        int i = indexOf(key);
+        if (i < 0) {
+            insertAt(-i - 1, key, 0);
+            return 0;
+        }
+        if (values[i] == Long.MAX_VALUE) {
+            return VectorClock.NOTHING;
+        }
+        return ++values[i];
+    }
+
     /**
      * Raises every watermark to at least {@code other}'s (pointwise max); keys are shared, not copied.
      *

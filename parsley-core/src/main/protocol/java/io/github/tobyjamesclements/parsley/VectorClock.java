@@ -57,6 +57,15 @@ final class VectorClock {
         offsets.raise(channel, offset);
     }
 
+    /**
+     * Raises the offset claim on {@code channel} by one, an absent claim to 0, with one lookup.
+     *
+     * @return the raised claim, or {@link #NOTHING} (nothing raised) when it is {@code Long.MAX_VALUE}
+     */
+    long incrementOffset(Channel channel) {
+        return offsets.increment(channel);
+    }
+
     /** Raises the sequence claim on {@code (channel, sender)} to at least {@code seq}. */
     VectorClock advanceSeq(SeqKey key, long seq) {
         if (seq < 0) {

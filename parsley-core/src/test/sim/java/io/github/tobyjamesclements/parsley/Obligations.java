@@ -232,6 +232,14 @@ final class Obligations {
         @Override
         public void validate(SimWorld world) {
             for (SimNode n : world.nodes()) {
+                if (n.up()) {
+                    int[] queued = {0};
+                    n.causalNode().state().forEachHeld((c, e) -> queued[0]++);
+                    if (n.causalNode().held() != queued[0]) {
+                        throw new SimViolation("HELD_COUNT", "seed=" + world.seed + ": node " + n.name + " counts "
+                                + n.causalNode().held() + " held records, its queues hold " + queued[0]);
+                    }
+                }
                 if (n.up() && n.causalNode().held() > 0) {
                     throw new SimViolation("WEDGE", "seed=" + world.seed + ", steps=" + world.steps() + ", enabled="
                             + SimWorld.labels(world.enabled()) + ": node " + n.name + " holds "

@@ -75,6 +75,34 @@ class PositionFeedTests {
     }
 
     @Test
+    void eachPollsViewsAreReadAtTheSweepAfterIt() {
+        PositionCapture.views().put(ORDERS, new PositionCapture.View(10, 9));
+        PositionFeed.Fed orders = feed.of(ORDERS.topic());
+        feed.fed(orders, 9);
+        feed.sweep(advance);
+        feed.sweep(advance);
+
+        PositionCapture.views().put(ORDERS, new PositionCapture.View(20, 19));
+        feed.sweep(advance);
+        assertThat(reported).as("record 19 was returned by the second poll but not fed yet")
+                .containsExactly(ORDERS_0 + "@10", ORDERS_0 + "@10");
+        feed.fed(orders, 19);
+        feed.sweep(advance);
+        assertThat(reported).as("kept views are the ones the last poll captured").endsWith(ORDERS_0 + "@20");
+
+        PositionCapture.views().remove(ORDERS);
+        feed.sweep(advance);
+        assertThat(reported).as("a view reset by a rebalance is not reported again").hasSize(3);
+    }
+
+    @Test
+    void aTopicIsFoundByValueWhenItsNameIsAnotherStringInstance() {
+        String sameName = new String(ORDERS.topic().toCharArray());
+
+        assertThat(feed.of(sameName)).isSameAs(feed.of(ORDERS.topic()));
+    }
+
+    @Test
     void aChannelWithoutACapturedPositionIsNotReported() {
         PositionCapture.views().put(ORDERS, new PositionCapture.View(-1, 9));
         feed.fed(feed.of(ORDERS.topic()), 9);

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.List;
 import java.util.Properties;
+import java.util.SplittableRandom;
+import org.apache.kafka.clients.producer.internals.BuiltInPartitioner;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.StreamsConfig;
@@ -13,11 +15,14 @@ import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
 import org.apache.kafka.streams.test.TestRecord;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The stamping door resolves each sink once and reuses it for later emissions, and still refuses
  * every emission to an undeclared topic: also once declared sinks are resolved, and in a step
- * whose earlier emissions were to a declared sink, which then sends nothing.
+ * whose earlier emissions were to a declared sink, which then sends nothing. A keyed emission goes
+ * to the partition Kafka's own producer would choose for its key.
  */
 class StampingDoorTests {
 
@@ -33,6 +38,25 @@ class StampingDoorTests {
                         : List.of(NOTIFICATIONS.send(m.key(), m.value())))
                 .into(NOTIFICATIONS)
                 .build();
+    }
+
+    /**
+     * A keyed emission lands where Kafka's own producer would put the same key, so a stage's output
+     * and a plain producer's record of one key share a partition; seeded, replayable by the seed.
+     */
+    @ParameterizedTest(name = "seed {0}")
+    @ValueSource(longs = {1L, 2L, 3L})
+    void aKeyGoesToThePartitionKafkasDefaultPartitionerChooses(long seed) {
+        System.out.println("StampingDoorTests seed=" + seed);
+        SplittableRandom random = new SplittableRandom(seed);
+        for (int i = 0; i < 1_000; i++) {
+            byte[] key = new byte[1 + random.nextInt(32)];
+            random.nextBytes(key);
+            int partitions = 1 + random.nextInt(64);
+            assertThat(StampingDoor.partition(key, partitions)).as("seed=%d, key %d of %d partitions", seed, i,
+                    partitions).isEqualTo(BuiltInPartitioner.partitionForKey(key, partitions));
+        }
+        assertThat(StampingDoor.partition(null, 8)).as("a null key goes to partition 0").isZero();
     }
 
     @Test
