@@ -83,12 +83,7 @@ final class PositionFeed {
 
     /** What this task fed on its channel of {@code topic}, or null for a topic it does not consume. */
     Fed of(String topic) {
-        // the consumer names a partition's records with one topic string: the same instance, mostly
-        for (Fed f : fed) {
-            if (f.partition.topic() == topic) {
-                return f;
-            }
-        }
+        // String.equals compares references first, and the consumer names a partition's records with one topic string
         for (Fed f : fed) {
             if (f.partition.topic().equals(topic)) {
                 return f;

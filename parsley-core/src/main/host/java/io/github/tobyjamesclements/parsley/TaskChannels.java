@@ -60,16 +60,16 @@ final class TaskChannels {
     }
 
     /**
-     * The topic of one of this task's channels, asked for every delivery: a scan by reference first,
-     * since deliveries carry the node's channels, which are these instances.
+     * The topic of one of this task's channels, or null, asked for every delivery: a scan of a few
+     * channels, which {@link Channel#equals} compares by reference first (deliveries carry these instances).
      */
     String topicOf(Channel c) {
         for (int i = 0; i < channelArray.length; i++) {
-            if (channelArray[i] == c) {
+            if (channelArray[i].equals(c)) {
                 return topicArray[i];
             }
         }
-        return topicsByChannel.get(c);
+        return null;
     }
 
     /**

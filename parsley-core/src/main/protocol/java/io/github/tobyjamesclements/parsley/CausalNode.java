@@ -172,10 +172,10 @@ final class CausalNode {
             throw new IllegalStateException("Send to undeclared sink topic; node=" + config.nodeId()
                     + ", destination=" + destination + ", declared sinks=" + config.sinkTopics());
         }
+        lastSink = destination.topicId();
         VectorClock stamp = stampBase();
         seqNormalisations += Stamping.normalize(stamp, config.senderId(), state);
         Stamping.claimOwnSends(stamp, config.senderId(), state, destination);
-        lastSink = destination.topicId();
         seams.dropImplied(stamp, destination);
         long seq = state.issueSendSeq(destination);
         state.endCall();

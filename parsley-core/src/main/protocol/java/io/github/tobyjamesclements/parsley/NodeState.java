@@ -332,7 +332,8 @@ final class NodeState {
     private Delivery deliver(Channel c, HeldEntry e) {
         // a raise keeps the larger watermark: advancing only past the frontier, with one lookup, not three
         frontier.raiseOffset(c, e.offset());
-        if (!delivered.contains(c) && delivered.add(c)) {
+        if (!delivered.contains(c)) {
+            delivered.add(c);
             // delivered history now exists: a restart without a committed position must fail closed
             store.putFloor(c, frontier(c), true);
         }
