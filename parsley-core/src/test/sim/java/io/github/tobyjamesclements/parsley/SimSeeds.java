@@ -14,7 +14,8 @@ import org.slf4j.LoggerFactory;
  */
 final class SimSeeds {
 
-    private static final Logger log = LoggerFactory.getLogger("parsley.sim");
+    /** The line per seed, at INFO; the soak turns it off (parsley.sim.seedLog in the parent POM). */
+    private static final Logger log = LoggerFactory.getLogger("parsley.sim.seed");
 
     static final int DEFAULT_SEEDS = 200;
 
@@ -56,8 +57,8 @@ final class SimSeeds {
     }
 
     /**
-     * Runs one seed of a family: logs the seed first, and rethrows any failure wrapped, its message
-     * starting {@code seed=<n>} and carrying the replay command.
+     * Runs one seed of a family: logs the seed first (except in the soak), and rethrows any failure
+     * wrapped, its message starting {@code seed=<n>} and carrying the replay command.
      */
     static SimStats run(Class<?> family, long seed, Scenario scenario) {
         log.info("seed={} family={} scenario={}", seed, family.getSimpleName(), scenario.name());
