@@ -19,8 +19,8 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * The protocol's whole work for one record of a relaying stage, without Kafka: the record is
  * received and delivered at once ({@link CausalNode#onRecord}), and its one output is stamped for
- * a partition of a four-partition sink ({@link CausalNode#prepareSend}) and encoded as the
- * {@code vc} header. Records round-robin over the four consumed channels and outputs over the sink's
+ * a partition of a four-partition sink and encoded as the {@code vc} header
+ * ({@link CausalNode#encodeSend}). Records round-robin over the four consumed channels and outputs over the sink's
  * partitions, so every stamp claims the other partitions' sends by sequence, as a keyed relay's do.
  */
 @State(Scope.Thread)
@@ -59,7 +59,7 @@ public class StepBenchmark {
         List<Delivery> out = fixture.node.onRecord(
                 fixture.record(channel, 1 + i / GateFixture.CHANNELS, fixture.clocks[channel]));
         delivered += out.size();
-        byte[] header = ClockCodec.encode(fixture.node.prepareSend(destinations[(i / 3) % SINK_PARTITIONS]));
+        byte[] header = fixture.node.encodeSend(destinations[(i / 3) % SINK_PARTITIONS]);
         fixture.fed(1);
         return header;
     }

@@ -76,11 +76,12 @@ public final class CausalHeaders {
     }
 
     /**
-     * Adds a stage emission's stamp to headers that hold no protocol header yet, such as a new
-     * record's: what {@link #write} leaves there, without searching them first.
+     * Adds a stage emission's encoded stamp ({@code CausalNode.encodeSend}) to headers that hold no
+     * protocol header yet, such as a new record's: what {@link #write} leaves there, without
+     * searching them first.
      */
-    static void addStamp(Headers fresh, SendStamp stamp) {
-        fresh.add(CLOCK, ClockCodec.encode(stamp));
+    static void addStamp(Headers fresh, byte[] stamp) {
+        fresh.add(CLOCK, stamp);
     }
 
     /** Replaces the protocol header with an untagged clock: a plain client's stamp. */

@@ -100,7 +100,7 @@ final class StampingDoor {
             // Kafka's Record copies headers handed to its constructor: stamping the record's own
             // empty headers builds one header list per send, not two
             Record<byte[], byte[]> record = new Record<>(o.key(), o.value(), o.timestamp());
-            CausalHeaders.addStamp(record.headers(), node.prepareSend(sink.channels()[o.partition()]));
+            CausalHeaders.addStamp(record.headers(), node.encodeSend(sink.channels()[o.partition()]));
             scope.emitting(sink.topic(), record.headers());
             if (soleSink) {
                 context.forward(record);
@@ -112,9 +112,8 @@ final class StampingDoor {
 
     /** Emits one tick to this task's own partition of the tick topic (protocol.md §12.5). */
     void tick(long now) {
-        SendStamp stamp = node.prepareSend(tickChannel);
         RecordHeaders headers = new RecordHeaders();
-        CausalHeaders.write(headers, stamp);
+        CausalHeaders.addStamp(headers, node.encodeSend(tickChannel));
         byte[] key = ByteBuffer.allocate(Integer.BYTES).putInt(tickChannel.partition()).array();
         context.forward(new Record<>(key, null, now, headers), sinkName(stage.name(), tickTopic));
     }

@@ -34,10 +34,11 @@ final class CausalNode {
     private final List<Delivery> delivered = new ArrayList<>();
     /** The consumed channels in cascade order, the ring the cascade walks. */
     private final Channel[] order;
-    /** {@code config.consumed()} and the sink topics as hash sets: asked per record, claim and send. */
+    /** {@code config.consumed()} as a hash set: asked per record and claim. */
     private final Set<Channel> consumed;
-    private final Set<UUID> sinks;
-    /** The sink topic of the last send, checked by reference first: a stage mostly sends to one topic. */
+    /** The clock each send's stamp is built in ({@link #encodeSend}); never handed out. */
+    private final VectorClock sendClock = new VectorClock();
+    /** The sink topic of the last send, checked against the declaration only when it changes. */
     private UUID lastSink;
     private long replaysSkipped;
     private long seqNormalisations;
@@ -62,7 +63,6 @@ final class CausalNode {
         this.seams = Objects.requireNonNull(seams, "seams");
         this.order = config.consumed().toArray(new Channel[0]);
         this.consumed = Set.copyOf(config.consumed());
-        this.sinks = Set.copyOf(config.sinkTopics());
         this.state = new NodeState(config.nodeId(), stateStore, config.sequenceBlock(), seams);
         this.fold = state::foldChannelClock;
         ProtocolStore.Scope recorded = state.recordedScope();
@@ -165,21 +165,27 @@ final class CausalNode {
 
     // Stamp -------------------------------------------------------------------------------
 
-    /** The single stamping site, for a send to the concrete destination partition. */
-    SendStamp prepareSend(Channel destination) {
+    /**
+     * The single stamping site, for a send to the concrete destination partition: the record's
+     * {@code vc} header value, its stamp built in a clock the node rebuilds per send.
+     */
+    byte[] encodeSend(Channel destination) {
         Objects.requireNonNull(destination, "Send destination is null: the host partitions before stamping");
-        if (destination.topicId() != lastSink && !sinks.contains(destination.topicId())) {
-            throw new IllegalStateException("Send to undeclared sink topic; node=" + config.nodeId()
-                    + ", destination=" + destination + ", declared sinks=" + config.sinkTopics());
+        if (destination.topicId() != lastSink) {
+            lastSink = config.requireSink(destination);
         }
-        lastSink = destination.topicId();
-        VectorClock stamp = stampBase();
+        VectorClock stamp = seams.stampBase(state.stampBaseInto(sendClock), config.consumed());
         seqNormalisations += Stamping.normalize(stamp, config.senderId(), state);
         Stamping.claimOwnSends(stamp, config.senderId(), state, destination);
         seams.dropImplied(stamp, destination);
         long seq = state.issueSendSeq(destination);
         state.endCall();
-        return new SendStamp(stamp, config.senderId(), seq);
+        return ClockCodec.encode(stamp, config.senderId(), seq);
+    }
+
+    /** {@link #encodeSend}, decoded as a consumer of the record reads it: for the simulator, tests and diagnostics. */
+    SendStamp prepareSend(Channel destination) {
+        return ClockCodec.decodeStamp(encodeSend(destination));
     }
 
     /** The merged stamp before normalisation (§6.1). */
@@ -193,11 +199,6 @@ final class CausalNode {
         state.endCall();
     }
 
-    /** Channels named by offset claims of the stamp-side clocks (the truncation footprint). */
-    Set<Channel> stampChannels() {
-        return state.stampChannels();
-    }
-
     /** Truncates to the log-start bound: {@code logStart − 1}, or everything for absent topics (§8.2). */
     void truncateToLogStarts(Map<Channel, Long> logStarts, Set<Channel> confirmedAbsent) {
         VectorClock bound = new BrokerOffsets.LogStarts(logStarts, confirmedAbsent).bound();
@@ -207,13 +208,14 @@ final class CausalNode {
     }
 
     /**
-     * Queries the broker for the log starts of {@link #stampChannels()} and truncates to them.
+     * Queries the broker for the log starts of the stamp-side offset claims' channels (the truncation
+     * footprint, {@link NodeState#stampChannels()}) and truncates to them.
      * Claims on topics that cannot be resolved are kept: only proven absence drops them.
      *
      * @return what the broker answered, for the host to report unresolved topics
      */
     BrokerOffsets.LogStarts truncateToLogStarts() {
-        BrokerOffsets.LogStarts starts = seams.logStarts(stampChannels(), brokerOffsets);
+        BrokerOffsets.LogStarts starts = seams.logStarts(state.stampChannels(), brokerOffsets);
         truncateToLogStarts(starts.starts(), starts.confirmedAbsent());
         return starts;
     }
@@ -270,8 +272,7 @@ final class CausalNode {
 
     /** The highest offset this node has received on a channel: the last held record's, or the frontier. */
     long receivedThrough(Channel c) {
-        HeldEntry tail = state.tail(c);
-        return tail == null ? frontier(c) : Math.max(frontier(c), tail.offset());
+        return Math.max(frontier(c), heldTail(c));
     }
 
     private void requireConsumed(Channel c, String what) {

@@ -37,15 +37,20 @@ final class ClockCodec {
 
     /** An untagged clock: a plain client's stamp, or a clock in the protocol store. */
     static byte[] encode(VectorClock clock) {
-        return encode(clock, null, -1);
+        return write(clock, null, -1);
     }
 
     /** A stage emission's stamp: its clock with its sender tag. */
     static byte[] encode(SendStamp stamp) {
-        return encode(stamp.clock(), Objects.requireNonNull(stamp.sender(), "sender"), stamp.seq());
+        return encode(stamp.clock(), stamp.sender(), stamp.seq());
     }
 
-    private static byte[] encode(VectorClock clock, UUID sender, long seq) {
+    /** A stage emission's stamp from its parts, as the send path has them: no {@link SendStamp} per send. */
+    static byte[] encode(VectorClock clock, UUID sender, long seq) {
+        return write(clock, Objects.requireNonNull(sender, "sender"), seq);
+    }
+
+    private static byte[] write(VectorClock clock, UUID sender, long seq) {
         ClockLayout layout = new ClockLayout(clock, sender, seq);
         ClockWriter out = new ClockWriter(layout.size);
         out.write(VERSION);

@@ -32,6 +32,19 @@ record NodeConfig(String nodeId, UUID senderId, SortedSet<Channel> consumed, Sor
         }
     }
 
+    /**
+     * The topic of a send's {@code destination}, when this node declares it a sink.
+     *
+     * @throws IllegalStateException for a send to a topic the node did not declare
+     */
+    UUID requireSink(Channel destination) {
+        if (!sinkTopics.contains(destination.topicId())) {
+            throw new IllegalStateException("Send to undeclared sink topic; node=" + nodeId
+                    + ", destination=" + destination + ", declared sinks=" + sinkTopics);
+        }
+        return destination.topicId();
+    }
+
     /** A node reserving send sequences in blocks of {@link #SEQUENCE_BLOCK}. */
     NodeConfig(String nodeId, UUID senderId, SortedSet<Channel> consumed, SortedSet<UUID> sinkTopics) {
         this(nodeId, senderId, consumed, sinkTopics, SEQUENCE_BLOCK);

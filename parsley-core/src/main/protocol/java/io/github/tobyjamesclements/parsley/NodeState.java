@@ -434,6 +434,19 @@ final class NodeState {
 
     /** {@code frontier ∪ channelClocks ∪ carriedAncestry ∪ ownOutputs}, a fresh clock (§6.1). */
     VectorClock stampBase() {
+        return VectorClock.copyOf(stampClocks(), frontier.offsetCount()).mergeOffsets(frontier);
+    }
+
+    /**
+     * {@link #stampBase()} written over {@code target}, whose arrays it reuses where they have room:
+     * the send path's clock, which a node keeps and rebuilds per send instead of allocating one.
+     */
+    VectorClock stampBaseInto(VectorClock target) {
+        return target.setTo(stampClocks(), frontier.offsetCount()).mergeOffsets(frontier);
+    }
+
+    /** The stamp base without the frontier, merged once and kept until a clock under it changes. */
+    private VectorClock stampClocks() {
         if (stampClocks == null) {
             VectorClock merged = new VectorClock();
             for (VectorClock cc : channelClocks.values()) {
@@ -441,7 +454,7 @@ final class NodeState {
             }
             stampClocks = merged.mergeMax(carried).mergeMax(ownOutputs);
         }
-        return VectorClock.copyOf(stampClocks, frontier.offsetCount()).mergeOffsets(frontier);
+        return stampClocks;
     }
 
     /** Drops offset claims at or below the bound from carried ancestry and channel clocks (§8.1). */

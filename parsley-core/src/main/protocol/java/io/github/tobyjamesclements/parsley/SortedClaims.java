@@ -40,6 +40,23 @@ final class SortedClaims<K extends Comparable<K>> {
                 : new SortedClaims<>(Arrays.copyOf(keys, size + more), Arrays.copyOf(values, size + more), size);
     }
 
+    /**
+     * Makes these claims equal to {@code other}'s, keeping this one's arrays when they hold {@code
+     * other}'s keys and {@code more} besides; the keys past the new size are cleared, not kept alive.
+     */
+    void setTo(SortedClaims<K> other, int more) {
+        int n = other.size;
+        if (keys.length < n + more) {
+            keys = new Object[n + more];
+            values = new long[n + more];
+        } else if (size > n) {
+            Arrays.fill(keys, n, size, null);
+        }
+        System.arraycopy(other.keys, 0, keys, 0, n);
+        System.arraycopy(other.values, 0, values, 0, n);
+        size = n;
+    }
+
     int size() {
         return size;
     }

@@ -43,6 +43,18 @@ final class VectorClock {
         return new VectorClock(other.offsets.copy(moreOffsets), other.seqs.copy(0));
     }
 
+    /**
+     * Makes this clock equal to {@code other}, in this clock's own arrays where they have room (for
+     * {@code moreOffsets} further offset claims too): a clock rebuilt per send without a new one.
+     */
+    VectorClock setTo(VectorClock other, int moreOffsets) {
+        if (other != this) {
+            offsets.setTo(other.offsets, moreOffsets);
+            seqs.setTo(other.seqs, 0);
+        }
+        return this;
+    }
+
     /** Raises the offset claim on {@code channel} to at least {@code offset}. */
     VectorClock advanceTo(Channel channel, long offset) {
         raiseOffset(channel, offset);

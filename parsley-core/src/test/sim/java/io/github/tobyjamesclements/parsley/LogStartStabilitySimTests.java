@@ -37,7 +37,7 @@ class LogStartStabilitySimTests {
             w.retainEverything();
             w.nodes().forEach(SimNode::truncateNow);
             for (SimNode n : w.nodes()) {
-                assertThat(n.causalNode().stampChannels()).as("stamp-side offset claims of %s", n.name).isEmpty();
+                assertThat(n.causalNode().state().stampChannels()).as("stamp-side offset claims of %s", n.name).isEmpty();
             }
 
             boolean[] truncated = {true};

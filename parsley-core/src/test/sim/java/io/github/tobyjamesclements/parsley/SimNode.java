@@ -485,7 +485,7 @@ final class SimNode {
         if (stampOffsetEntries() < before) {
             world.stats().add(SimStats.Counter.TRUNCATIONS);
         }
-        if (!Collections.disjoint(node.stampChannels(), answer.unresolved())) {
+        if (!Collections.disjoint(node.state().stampChannels(), answer.unresolved())) {
             world.stats().add(SimStats.Counter.UNSEEN_CLAIMS_KEPT);
         }
         dirty |= store.dirty() || node.state().unpersisted();

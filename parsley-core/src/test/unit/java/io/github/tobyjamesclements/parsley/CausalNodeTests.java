@@ -207,7 +207,7 @@ class CausalNodeTests {
                 .isInstanceOf(IllegalStateException.class);
 
         assertThat(rig.store.keys()).isEqualTo(before);
-        assertThat(node.stampChannels()).isEmpty();
+        assertThat(node.state().stampChannels()).isEmpty();
     }
 
     // Replay guard (§3.8) -----------------------------------------------------------------
@@ -827,7 +827,7 @@ class CausalNodeTests {
         CausalNode node = nodeCarrying();
         node.onRecord(record(C, 0, clock().advanceTo(E, 2).advanceSeq(seq(D, U), 1)));
 
-        assertThat(node.stampChannels()).containsExactly(E, X, NodeRig.Y);
+        assertThat(node.state().stampChannels()).containsExactly(E, X, NodeRig.Y);
     }
 
     @Test

@@ -12,7 +12,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The clock's sorted-array claims against a plain {@code TreeMap} model over seeded random
  * operations: the claims after every step (by map and by index), whether {@link VectorClock#raiseTo}
- * reported a rise exactly when a claim rose, and every removal, lookup, copy and comparison.
+ * reported a rise exactly when a claim rose, and every removal, lookup, copy, overwrite in place
+ * ({@link VectorClock#setTo}, the send path's reused clock) and comparison.
  * Replay a failure with {@code -Dparsley.clock.seed=<n>}.
  */
 class VectorClockModelTests {
@@ -72,8 +73,19 @@ class VectorClockModelTests {
             Channel ch = new Channel(WIDE_TOPICS[random.nextInt(WIDE_TOPICS.length)], random.nextInt(6));
             SeqKey key = new SeqKey(ch, SENDERS[random.nextInt(SENDERS.length)]);
             long value = random.nextInt(50);
-            switch (random.nextInt(9)) {
+            switch (random.nextInt(10)) {
                 case 7 -> clock = VectorClock.copyOf(clock, random.nextInt(6));
+                case 8 -> {
+                    // the send path's reused clock: overwritten in place, then raised and cut like any other
+                    VectorClock other = random.nextInt(8) == 0 ? clock : wideClock(random);
+                    Map<Channel, Long> otherOffsets = other.offsets();
+                    Map<SeqKey, Long> otherSeqs = other.seqs();
+                    clock.setTo(other, random.nextInt(6));
+                    offsets.clear();
+                    offsets.putAll(otherOffsets);
+                    seqs.clear();
+                    seqs.putAll(otherSeqs);
+                }
                 case 0, 1 -> {
                     offsets.merge(ch, value, Math::max);
                     clock.advanceTo(ch, value);
