@@ -51,17 +51,17 @@ final class ClockCodec {
     }
 
     private static byte[] write(VectorClock clock, UUID sender, long seq) {
-        ClockLayout layout = new ClockLayout(clock, sender, seq);
-        ClockWriter out = new ClockWriter(layout.size);
+        ClockWriter out = new ClockWriter(ClockLayout.size(clock, sender, seq));
         out.write(VERSION);
         if (sender == null) {
             out.varint(0);
         } else {
             tag(out, sender, seq);
         }
-        writeOffsets(out, clock, layout.topicGroups, layout.seqGroups.length > 0);
-        if (layout.seqGroups.length > 0) {
-            writeSeqs(out, clock, layout.seqGroups);
+        boolean seqsFollow = clock.seqCount() > 0;
+        writeOffsets(out, clock, seqsFollow);
+        if (seqsFollow) {
+            writeSeqs(out, clock);
         }
         return out.toByteArray();
     }
@@ -76,41 +76,34 @@ final class ClockCodec {
         out.varint(seq);
     }
 
-    private static void writeOffsets(ClockWriter out, VectorClock clock, int[] groups, boolean seqsFollow) {
-        out.varint(((long) groups.length << 1) | (seqsFollow ? 1 : 0));
-        int group = -1;
-        UUID topic = null;
-        boolean dense = false;
-        for (int i = 0; i < clock.offsetCount(); i++) {
-            Channel c = clock.channel(i);
-            if (!c.topicId().equals(topic)) {
-                topic = c.topicId();
-                dense = groups[++group] < 0;
-                out.uuid(topic);
-                out.varint(((long) Math.abs(groups[group]) << 1) | (dense ? 1 : 0));
+    private static void writeOffsets(ClockWriter out, VectorClock clock, boolean seqsFollow) {
+        out.varint(((long) ClockLayout.topicCount(clock) << 1) | (seqsFollow ? 1 : 0));
+        for (int from = 0, to; from < clock.offsetCount(); from = to) {
+            to = ClockLayout.topicEnd(clock, from);
+            boolean dense = ClockLayout.dense(clock, from, to);
+            out.uuid(clock.channel(from).topicId());
+            out.varint(((long) (to - from) << 1) | (dense ? 1 : 0));
+            for (int i = from; i < to; i++) {
+                if (!dense) {
+                    out.varint(clock.channel(i).partition());
+                }
+                out.varint(clock.offsetAt(i));
             }
-            if (!dense) {
-                out.varint(c.partition());
-            }
-            out.varint(clock.offsetAt(i));
         }
     }
 
-    private static void writeSeqs(ClockWriter out, VectorClock clock, int[] groupSizes) {
-        out.varint(groupSizes.length);
-        int group = -1;
-        Channel current = null;
-        for (int i = 0; i < clock.seqCount(); i++) {
-            SeqKey k = clock.seqKey(i);
-            Channel c = k.channel();
-            if (!c.equals(current)) {
-                current = c;
-                out.uuid(c.topicId());
-                out.varint(c.partition());
-                out.varint(groupSizes[++group]);
+    private static void writeSeqs(ClockWriter out, VectorClock clock) {
+        out.varint(ClockLayout.seqChannelCount(clock));
+        for (int from = 0, to; from < clock.seqCount(); from = to) {
+            to = ClockLayout.seqChannelEnd(clock, from);
+            Channel c = clock.seqKey(from).channel();
+            out.uuid(c.topicId());
+            out.varint(c.partition());
+            out.varint(to - from);
+            for (int i = from; i < to; i++) {
+                out.sender(clock.seqKey(i).sender());
+                out.varint(clock.seqAt(i));
             }
-            out.sender(k.sender());
-            out.varint(clock.seqAt(i));
         }
     }
 

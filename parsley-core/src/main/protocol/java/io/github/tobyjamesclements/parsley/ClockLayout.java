@@ -3,92 +3,93 @@ package io.github.tobyjamesclements.parsley;
 import java.util.UUID;
 
 /**
- * The shape of a clock's encoding in wire format version 2 (docs/wire-format.md), from one pass
- * over its claims: the offset claims' topic groups, the sequence claims' channel groups, and the
- * exact size in bytes, so the encoder writes into an array of the right length and never copies.
+ * The shape of a clock's encoding in wire format version 2 (docs/wire-format.md): where its
+ * topic groups and sequence channels begin and end, whether a topic group is dense, and the exact
+ * size in bytes, so the encoder writes into an array of the right length and never copies.
+ *
+ * <p>Groups are found by scanning the claims, which are sorted by topic and channel, rather than
+ * recorded in arrays: a stamp has a handful of claims, and the encoder runs once per send, where
+ * every array it does not allocate counts.
  */
 final class ClockLayout {
 
     private static final int TOPIC_ID_BYTES = 16;
     private static final int STAGE_ID_BYTES = 8;
-    /** The sequence groups of a clock without sequence claims, as most stamps are: shared, never written. */
-    private static final int[] NO_GROUPS = {};
 
-    /** Per topic, in order: its number of offset entries, negated when dense (partitions exactly 0..n-1). */
-    final int[] topicGroups;
-    /** Per sequence channel, in order: its number of senders; empty without sequence claims. */
-    final int[] seqGroups;
-    /** The encoded length in bytes, version byte and sender tag included. */
-    final int size;
+    private ClockLayout() {
+    }
 
-    ClockLayout(VectorClock clock, UUID sender, long seq) {
+    /** The encoded length in bytes, version byte and sender tag included ({@code sender} null: untagged). */
+    static int size(VectorClock clock, UUID sender, long seq) {
         int bytes = 1 + (sender == null ? 1 : varintSize(sender.getLeastSignificantBits() + 1) + STAGE_ID_BYTES + varintSize(seq));
-        this.topicGroups = topicGroups(clock);
-        bytes += varintSize(((long) topicGroups.length << 1) | 1);
-        for (int g = 0, at = 0; g < topicGroups.length; g++) {
-            int entries = Math.abs(topicGroups[g]);
-            bytes += TOPIC_ID_BYTES + varintSize(((long) entries << 1) | 1);
-            for (int i = at; i < at + entries; i++) {
-                bytes += varintSize(clock.offsetAt(i)) + (topicGroups[g] < 0 ? 0 : varintSize(clock.channel(i).partition()));
+        bytes += varintSize(((long) topicCount(clock) << 1) | 1);
+        for (int from = 0, to; from < clock.offsetCount(); from = to) {
+            to = topicEnd(clock, from);
+            boolean dense = dense(clock, from, to);
+            bytes += TOPIC_ID_BYTES + varintSize(((long) (to - from) << 1) | 1);
+            for (int i = from; i < to; i++) {
+                bytes += varintSize(clock.offsetAt(i)) + (dense ? 0 : varintSize(clock.channel(i).partition()));
             }
-            at += entries;
         }
-        this.seqGroups = seqGroups(clock);
-        this.size = bytes + seqBytes(clock, seqGroups);
+        return bytes + seqBytes(clock);
     }
 
-    /** Two passes over the claims, so that the only array is the answer: one to count topics, one to size them. */
-    private static int[] topicGroups(VectorClock clock) {
+    /** The number of topic groups: topics named by offset claims. */
+    static int topicCount(VectorClock clock) {
         int n = 0;
-        for (int i = 0; i < clock.offsetCount(); i++) {
-            n += i == 0 || !clock.channel(i).topicId().equals(clock.channel(i - 1).topicId()) ? 1 : 0;
+        for (int from = 0; from < clock.offsetCount(); from = topicEnd(clock, from)) {
+            n++;
         }
-        int[] groups = new int[n];
-        int g = -1;
-        boolean sparse = false;
-        for (int i = 0; i < clock.offsetCount(); i++) {
-            if (i == 0 || !clock.channel(i).topicId().equals(clock.channel(i - 1).topicId())) {
-                seal(groups, g, sparse);
-                g++;
-                sparse = false;
+        return n;
+    }
+
+    /** The index after the last offset claim on the topic of claim {@code from}: the end of its group. */
+    static int topicEnd(VectorClock clock, int from) {
+        UUID topic = clock.channel(from).topicId();
+        int to = from + 1;
+        while (to < clock.offsetCount() && clock.channel(to).topicId().equals(topic)) {
+            to++;
+        }
+        return to;
+    }
+
+    /** Whether the group of claims {@code [from, to)} names exactly partitions 0 to n-1, in order. */
+    static boolean dense(VectorClock clock, int from, int to) {
+        for (int i = from; i < to; i++) {
+            if (clock.channel(i).partition() != i - from) {
+                return false;
             }
-            sparse |= clock.channel(i).partition() != groups[g];
-            groups[g]++;
         }
-        seal(groups, g, sparse);
-        return groups;
+        return true;
     }
 
-    /** Negates a finished group's count when it is dense (its partitions are exactly 0..n-1). */
-    private static void seal(int[] groups, int g, boolean sparse) {
-        if (g >= 0 && !sparse) {
-            groups[g] = -groups[g];
+    /** The number of sequence channel groups: channels named by sequence claims. */
+    static int seqChannelCount(VectorClock clock) {
+        int n = 0;
+        for (int from = 0; from < clock.seqCount(); from = seqChannelEnd(clock, from)) {
+            n++;
         }
+        return n;
     }
 
-    private static int[] seqGroups(VectorClock clock) {
+    /** The index after the last sequence claim on the channel of claim {@code from}. */
+    static int seqChannelEnd(VectorClock clock, int from) {
+        Channel channel = clock.seqKey(from).channel();
+        int to = from + 1;
+        while (to < clock.seqCount() && clock.seqKey(to).channel().equals(channel)) {
+            to++;
+        }
+        return to;
+    }
+
+    private static int seqBytes(VectorClock clock) {
         if (clock.seqCount() == 0) {
-            return NO_GROUPS;
-        }
-        int n = 0;
-        for (int i = 0; i < clock.seqCount(); i++) {
-            n += i == 0 || !clock.seqKey(i).channel().equals(clock.seqKey(i - 1).channel()) ? 1 : 0;
-        }
-        int[] sizes = new int[n];
-        for (int i = 0, g = -1; i < clock.seqCount(); i++) {
-            g += i == 0 || !clock.seqKey(i).channel().equals(clock.seqKey(i - 1).channel()) ? 1 : 0;
-            sizes[g]++;
-        }
-        return sizes;
-    }
-
-    private static int seqBytes(VectorClock clock, int[] groups) {
-        if (groups.length == 0) {
             return 0;
         }
-        int bytes = varintSize(groups.length);
-        for (int g = 0, at = 0; g < groups.length; at += groups[g], g++) {
-            bytes += TOPIC_ID_BYTES + varintSize(clock.seqKey(at).channel().partition()) + varintSize(groups[g]);
+        int bytes = varintSize(seqChannelCount(clock));
+        for (int from = 0, to; from < clock.seqCount(); from = to) {
+            to = seqChannelEnd(clock, from);
+            bytes += TOPIC_ID_BYTES + varintSize(clock.seqKey(from).channel().partition()) + varintSize(to - from);
         }
         for (int i = 0; i < clock.seqCount(); i++) {
             bytes += STAGE_ID_BYTES + varintSize(clock.seqKey(i).sender().getLeastSignificantBits()) + varintSize(clock.seqAt(i));
