@@ -36,7 +36,7 @@ public final class CausalHeaders {
      * @throws CorruptClockException if the {@value #CLOCK} header is duplicated, null or corrupt
      */
     public static Optional<UUID> sender(Headers headers) {
-        SendStamp stamp = stamp(headers);
+        SendStamp stamp = stamp(headers, ChannelCache.NONE);
         return stamp == null ? Optional.empty() : Optional.ofNullable(stamp.sender());
     }
 
@@ -48,7 +48,7 @@ public final class CausalHeaders {
      * @throws CorruptClockException if the {@value #CLOCK} header is duplicated, null or corrupt
      */
     public static OptionalLong seq(Headers headers) {
-        SendStamp stamp = stamp(headers);
+        SendStamp stamp = stamp(headers, ChannelCache.NONE);
         return stamp == null || stamp.sender() == null ? OptionalLong.empty() : OptionalLong.of(stamp.seq());
     }
 
@@ -66,7 +66,15 @@ public final class CausalHeaders {
 
     /** Reads the protocol header of a consumed record; the caller adds the record's location to any error. */
     static Read read(Headers headers) {
-        SendStamp stamp = stamp(headers);
+        return read(headers, ChannelCache.NONE);
+    }
+
+    /**
+     * {@link #read(Headers)}, the clock's claims naming the channels {@code channels} keeps: a
+     * task's read path, which decodes a header per record.
+     */
+    static Read read(Headers headers, ChannelCache channels) {
+        SendStamp stamp = stamp(headers, channels);
         return stamp == null ? UNSTAMPED : new Read(stamp.clock(), stamp.sender(), stamp.seq());
     }
 
@@ -89,7 +97,7 @@ public final class CausalHeaders {
         headers.remove(CLOCK).add(CLOCK, ClockCodec.encode(clock));
     }
 
-    private static SendStamp stamp(Headers headers) {
+    private static SendStamp stamp(Headers headers, ChannelCache channels) {
         // one array of the record's few headers, not the filtering view's iterators, per record
         Header h = null;
         for (Header each : headers.toArray()) {
@@ -106,7 +114,7 @@ public final class CausalHeaders {
         if (h.value() == null) {
             throw new CorruptClockException("Header " + CLOCK + " present with a null value");
         }
-        return ClockCodec.decodeStamp(h.value());
+        return ClockCodec.decodeStamp(h.value(), channels);
     }
 
     /** The protocol header of one consumed record: clock null when absent, sender null and seq −1 when untagged. */

@@ -49,6 +49,8 @@ final class CausalProcessor implements Processor<byte[], byte[], byte[], byte[]>
     private DeliveryTracing tracing;
     /** Whether this task consumes more than one channel: only then can an unstamped record be misordered. */
     private boolean ordersAcrossChannels;
+    /** The channels this task's headers name, kept across records ({@link ChannelCache}). */
+    private ChannelCache decoded;
     private long replaysReported;
 
     /** {@code deadLetters} is null for an application without a dead-letter topic (fail closed). */
@@ -78,6 +80,7 @@ final class CausalProcessor implements Processor<byte[], byte[], byte[], byte[]>
         channelsByTopic = channels.byTopic;
         this.channels = channels;
         positions = new PositionFeed(channels.byPartition, !catalog.brokerBacked());
+        decoded = ChannelCache.of(channels.byTopic.values());
         replaysReported = 0;
         ordersAcrossChannels = channelsByTopic.size() > 1;
         createNode(channels, taskId);
@@ -166,14 +169,14 @@ final class CausalProcessor implements Processor<byte[], byte[], byte[], byte[]>
         arrival.retention(channel, md, fed.any());
         CausalHeaders.Read read;
         try {
-            read = CausalHeaders.read(record.headers());
+            read = CausalHeaders.read(record.headers(), decoded);
         } catch (CorruptClockException e) {
             // before the unstamped check: a clock that cannot be read is poison, not a missing stamp
             unreadable(record, fed, md, new CorruptClockException(e.getMessage() + "; " + ArrivalChecks.where(md)));
             return;
         }
         if (read.clock() == null && ordersAcrossChannels) {
-            unstamped(md);
+            arrival.unstamped(md);
         }
         byte[] headers = poison.keepsHeaders() ? HeaderBlock.encode(record.headers()) : null;
         InboundRecord inbound = new InboundRecord(channel, md.offset(), read.clock(), read.sender(), read.seq(),
@@ -201,10 +204,6 @@ final class CausalProcessor implements Processor<byte[], byte[], byte[], byte[]>
         }
         sweepPositions();
         monitor.afterStep();
-    }
-
-    private void unstamped(RecordMetadata md) {
-        arrival.unstamped(md);
     }
 
     /**

@@ -72,10 +72,6 @@ final class ClockReader {
         }
     }
 
-    UUID uuid() {
-        return new UUID(long64(), long64());
-    }
-
     /** A sender id in a sequence claim: eight bytes of stage id, then a varint task number. */
     UUID sender() {
         long stage = long64();

@@ -1,0 +1,104 @@
+package io.github.tobyjamesclements.parsley;
+
+import java.util.Arrays;
+import java.util.UUID;
+
+/**
+ * The channels a task's decoder has met, so that the claims of every header it decodes name the
+ * same few {@link Channel} and topic-id instances, which also lets clock merges and gate checks
+ * compare them by reference first. A task's records claim a handful of topics, each decoded again
+ * on every record; without it each claim was a new channel and each topic group a new id.
+ *
+ * <p>Bounded, since headers are input: at most {@link #TOPICS} topics and {@link #PARTITIONS}
+ * partitions per topic are kept; anything past either is decoded into new instances, as without a
+ * cache. Single-threaded, like the task that owns it. {@link #NONE} keeps nothing.
+ */
+final class ChannelCache {
+
+    static final int TOPICS = 8;
+    static final int PARTITIONS = 1024;
+
+    /** A cache that keeps nothing: every lookup is a new instance. */
+    static final ChannelCache NONE = new ChannelCache(0);
+
+    private final UUID[] topics;
+    private final Channel[][] channels;
+    private int size;
+
+    ChannelCache() {
+        this(TOPICS);
+    }
+
+    private ChannelCache(int topics) {
+        this.topics = new UUID[topics];
+        this.channels = new Channel[topics][];
+    }
+
+    /** A cache holding {@code known} first, such as a task's own channels. */
+    static ChannelCache of(Iterable<Channel> known) {
+        ChannelCache cache = new ChannelCache();
+        for (Channel c : known) {
+            cache.remember(c);
+        }
+        return cache;
+    }
+
+    /** The topic id with these bits: a kept instance when there is one, else a new one (kept if there is room). */
+    UUID topic(long msb, long lsb) {
+        int i = indexOf(msb, lsb);
+        if (i >= 0) {
+            return topics[i];
+        }
+        UUID id = new UUID(msb, lsb);
+        if (size < topics.length) {
+            topics[size] = id;
+            channels[size++] = new Channel[0];
+        }
+        return id;
+    }
+
+    /** The channel of {@code topic} (an id this cache returned, or any other) and {@code partition}. */
+    Channel channel(UUID topic, int partition) {
+        int i = indexOf(topic.getMostSignificantBits(), topic.getLeastSignificantBits());
+        if (i < 0 || partition >= PARTITIONS) {
+            return new Channel(topic, partition);
+        }
+        Channel[] kept = channels[i];
+        if (partition >= kept.length) {
+            kept = Arrays.copyOf(kept, Math.min(PARTITIONS, Math.max(partition + 1, kept.length * 2)));
+            channels[i] = kept;
+        }
+        Channel c = kept[partition];
+        if (c == null) {
+            c = new Channel(topics[i], partition);
+            kept[partition] = c;
+        }
+        return c;
+    }
+
+    private void remember(Channel c) {
+        UUID id = c.topicId();
+        int i = indexOf(id.getMostSignificantBits(), id.getLeastSignificantBits());
+        if (i < 0 && size < topics.length) {
+            i = size++;
+            topics[i] = id;
+            channels[i] = new Channel[0];
+        }
+        if (i >= 0 && topics[i] == id && c.partition() < PARTITIONS) {
+            if (c.partition() >= channels[i].length) {
+                channels[i] = Arrays.copyOf(channels[i], c.partition() + 1);
+            }
+            channels[i][c.partition()] = c;
+        }
+    }
+
+    private int indexOf(long msb, long lsb) {
+        for (int i = 0; i < size; i++) {
+            UUID t = topics[i];
+            if (t.getLeastSignificantBits() == lsb && t.getMostSignificantBits() == msb) {
+                return i;
+            }
+        }
+        return -1;
+    }
+}
