@@ -50,10 +50,7 @@ final class ChannelCache {
             return topics[i];
         }
         UUID id = new UUID(msb, lsb);
-        if (size < topics.length) {
-            topics[size] = id;
-            channels[size++] = new Channel[0];
-        }
+        keep(id);
         return id;
     }
 
@@ -63,11 +60,7 @@ final class ChannelCache {
         if (i < 0 || partition >= PARTITIONS) {
             return new Channel(topic, partition);
         }
-        Channel[] kept = channels[i];
-        if (partition >= kept.length) {
-            kept = Arrays.copyOf(kept, Math.min(PARTITIONS, Math.max(partition + 1, kept.length * 2)));
-            channels[i] = kept;
-        }
+        Channel[] kept = room(i, partition);
         Channel c = kept[partition];
         if (c == null) {
             c = new Channel(topics[i], partition);
@@ -76,20 +69,36 @@ final class ChannelCache {
         return c;
     }
 
+    /** Keeps {@code c} itself, when its topic id is the one kept (or can be) and its partition is in bounds. */
     private void remember(Channel c) {
         UUID id = c.topicId();
         int i = indexOf(id.getMostSignificantBits(), id.getLeastSignificantBits());
-        if (i < 0 && size < topics.length) {
-            i = size++;
-            topics[i] = id;
-            channels[i] = new Channel[0];
+        if (i < 0) {
+            i = keep(id);
         }
         if (i >= 0 && topics[i] == id && c.partition() < PARTITIONS) {
-            if (c.partition() >= channels[i].length) {
-                channels[i] = Arrays.copyOf(channels[i], c.partition() + 1);
-            }
-            channels[i][c.partition()] = c;
+            room(i, c.partition())[c.partition()] = c;
         }
+    }
+
+    /** Keeps a new topic id when there is room; its index, or -1. */
+    private int keep(UUID id) {
+        if (size == topics.length) {
+            return -1;
+        }
+        topics[size] = id;
+        channels[size] = new Channel[0];
+        return size++;
+    }
+
+    /** Topic {@code i}'s channels, grown to hold {@code partition} (below {@link #PARTITIONS}). */
+    private Channel[] room(int i, int partition) {
+        Channel[] kept = channels[i];
+        if (partition >= kept.length) {
+            kept = Arrays.copyOf(kept, Math.min(PARTITIONS, Math.max(partition + 1, kept.length * 2)));
+            channels[i] = kept;
+        }
+        return kept;
     }
 
     private int indexOf(long msb, long lsb) {

@@ -22,8 +22,8 @@ final class ClockLayout {
     /** The encoded length in bytes, version byte and sender tag included ({@code sender} null: untagged). */
     static int size(VectorClock clock, UUID sender, long seq) {
         int bytes = 1 + (sender == null ? 1 : varintSize(sender.getLeastSignificantBits() + 1) + STAGE_ID_BYTES + varintSize(seq));
-        bytes += varintSize(((long) topicCount(clock) << 1) | 1);
-        for (int from = 0, to; from < clock.offsetCount(); from = to) {
+        int topics = 0;
+        for (int from = 0, to; from < clock.offsetCount(); from = to, topics++) {
             to = topicEnd(clock, from);
             boolean dense = dense(clock, from, to);
             bytes += TOPIC_ID_BYTES + varintSize(((long) (to - from) << 1) | 1);
@@ -31,7 +31,7 @@ final class ClockLayout {
                 bytes += varintSize(clock.offsetAt(i)) + (dense ? 0 : varintSize(clock.channel(i).partition()));
             }
         }
-        return bytes + seqBytes(clock);
+        return bytes + varintSize(((long) topics << 1) | 1) + seqBytes(clock);
     }
 
     /** The number of topic groups: topics named by offset claims. */
@@ -86,11 +86,13 @@ final class ClockLayout {
         if (clock.seqCount() == 0) {
             return 0;
         }
-        int bytes = varintSize(seqChannelCount(clock));
-        for (int from = 0, to; from < clock.seqCount(); from = to) {
+        int bytes = 0;
+        int channels = 0;
+        for (int from = 0, to; from < clock.seqCount(); from = to, channels++) {
             to = seqChannelEnd(clock, from);
             bytes += TOPIC_ID_BYTES + varintSize(clock.seqKey(from).channel().partition()) + varintSize(to - from);
         }
+        bytes += varintSize(channels);
         for (int i = 0; i < clock.seqCount(); i++) {
             bytes += STAGE_ID_BYTES + varintSize(clock.seqKey(i).sender().getLeastSignificantBits()) + varintSize(clock.seqAt(i));
         }
