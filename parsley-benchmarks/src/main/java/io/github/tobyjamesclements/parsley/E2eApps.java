@@ -3,6 +3,7 @@ package io.github.tobyjamesclements.parsley;
 import io.github.tobyjamesclements.parsley.E2eJson.Balance;
 import io.github.tobyjamesclements.parsley.E2eJson.Event;
 import io.github.tobyjamesclements.parsley.E2eJson.Output;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -26,6 +27,7 @@ import org.apache.kafka.streams.AutoOffsetReset;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.processor.StreamPartitioner;
 import org.apache.kafka.streams.state.Stores;
 
 /**
@@ -157,15 +159,39 @@ final class E2eApps {
      * JSON outputs.
      */
     App jsonBaseline(String id, String orders, String payments, String out, Path stateDir, AtomicLong runningAt) {
+        return json(id, orders, payments, out, stateDir, runningAt, null, null);
+    }
+
+    /**
+     * The {@code json-floor} reference: {@link #jsonBaseline} plus what a causal stamp of the JSON
+     * stage's size costs Kafka Streams without Parsley's protocol: a constant {@code vc} header of
+     * {@link E2eJson#FLOOR_STAMP_BYTES} bytes on every output and Parsley's sink partitioner. (Its
+     * inputs carry the same stamps as {@code json-parsley}'s, and its task is stateful already.)
+     */
+    App jsonFloor(String id, String orders, String payments, String out, Path stateDir, AtomicLong runningAt,
+            int partitions) {
+        StreamPartitioner<byte[], byte[]> bytes = StampingDoor.partitioner(out, partitions);
+        StreamPartitioner<String, Output> partitioner = (topic, key, value, count) -> bytes.partitions(topic,
+                key.getBytes(StandardCharsets.UTF_8), null, count);
+        return json(id, orders, payments, out, stateDir, runningAt, E2eJson.FLOOR_STAMP, partitioner);
+    }
+
+    private App json(String id, String orders, String payments, String out, Path stateDir, AtomicLong runningAt,
+            byte[] stamp, StreamPartitioner<String, Output> partitioner) {
         return plain(id, stateDir, runningAt, () -> {
             Topology t = new Topology();
             Deserializer<Event> events = E2eJson.serde(Event.class).deserializer();
             t.addSource(AutoOffsetReset.earliest(), "orders", new StringDeserializer(), events, orders);
             t.addSource(AutoOffsetReset.earliest(), "payments", new StringDeserializer(), events, payments);
-            t.addProcessor("balances", E2eBalanceProcessor::new, "orders", "payments");
+            t.addProcessor("balances", () -> new E2eBalanceProcessor(stamp), "orders", "payments");
             t.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(E2eBalanceProcessor.STORE),
                     Serdes.String(), E2eJson.serde(Balance.class)).withCachingEnabled(), "balances");
-            t.addSink("sink", out, new StringSerializer(), E2eJson.serde(Output.class).serializer(), "balances");
+            if (partitioner == null) {
+                t.addSink("sink", out, new StringSerializer(), E2eJson.serde(Output.class).serializer(), "balances");
+            } else {
+                t.addSink("sink", out, new StringSerializer(), E2eJson.serde(Output.class).serializer(), partitioner,
+                        "balances");
+            }
             return t;
         });
     }

@@ -1,6 +1,7 @@
 package io.github.tobyjamesclements.parsley;
 
 import java.util.Locale;
+import java.util.UUID;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
@@ -19,8 +20,23 @@ import tools.jackson.databind.json.JsonMapper;
 final class E2eJson {
 
     static final JsonMapper MAPPER = JsonMapper.builder().build();
+    /**
+     * The output reader's own mapper: Jackson pools its buffers per mapper, and the harness's
+     * reader should not contend for the measured application's pool.
+     */
+    private static final JsonMapper READER = JsonMapper.builder().build();
     static final String ORDER = "order";
     static final String PAYMENT = "payment";
+
+    /**
+     * Value bytes of the stamp the {@code json-floor} variant puts on every output: those of
+     * {@code json-parsley}'s mean stamp (61.3 bytes; docs/performance.md, "Results: protocol header
+     * bytes"): tagged, the orders topic's four partitions dense and one payments partition.
+     */
+    static final int FLOOR_STAMP_BYTES = 61;
+
+    /** A decodable stamp of {@link #FLOOR_STAMP_BYTES} bytes, so the output reader sizes it as it sizes Parsley's. */
+    static final byte[] FLOOR_STAMP = floorStamp();
 
     private E2eJson() {
     }
@@ -68,6 +84,23 @@ final class E2eJson {
                 phase, seq, System.nanoTime()));
     }
 
+    private static byte[] floorStamp() {
+        UUID orders = new UUID(0x0102030405060708L, 0x090A0B0C0D0E0F10L);
+        UUID payments = new UUID(0x1112131415161718L, 0x191A1B1C1D1E1F20L);
+        VectorClock clock = new VectorClock();
+        for (int p = 0; p < 4; p++) {
+            // Two 2-byte and three 3-byte offset varints, as in the stage's mean stamp.
+            clock = clock.advanceTo(new Channel(orders, p), p < 2 ? 10_000 : 20_000);
+        }
+        clock = clock.advanceTo(new Channel(payments, 1), 20_000);
+        byte[] bytes = ClockCodec.encode(new SendStamp(clock, Senders.of("e2e-json-floor", "balances", 3), 300));
+        if (bytes.length != FLOOR_STAMP_BYTES) {
+            throw new IllegalStateException("The JSON floor's stamp encodes to " + bytes.length + " bytes, not "
+                    + FLOOR_STAMP_BYTES + "; the stamp layout changed: re-derive it from docs/wire-format.md");
+        }
+        return bytes;
+    }
+
     static <T> Codec<T> codec(Class<T> type) {
         return Codec.of(MAPPER::writeValueAsBytes, b -> MAPPER.readValue(b, type));
     }
@@ -82,7 +115,7 @@ final class E2eJson {
      * seq and send time of the event that caused it, and the balance it reports.
      */
     static E2eOutputTally.Id outputId(byte[] value) {
-        Output o = MAPPER.readValue(value, Output.class);
+        Output o = READER.readValue(value, Output.class);
         byte kind = ORDER.equals(o.cause()) ? E2eWorkload.ORDER : PAYMENT.equals(o.cause()) ? E2eWorkload.PAYMENT
                 : -1;
         return new E2eOutputTally.Id(kind, o.phase(), o.seq(), o.sentNanos(), o.customer(), o.balance());

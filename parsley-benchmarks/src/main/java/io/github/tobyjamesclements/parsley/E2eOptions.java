@@ -103,7 +103,7 @@ final class E2eOptions {
         return "EndToEndBenchmark --bootstrap host:port [--work dir] [--quick] [--records N] [--paced M]"
                 + " [--rate R] [--rounds n] [--partitions p] [--keys k] [--value-bytes b] [--batch-pairs b]"
                 + " [--skew-ms ms] [--warmup N] [--timeout s]"
-                + " [--variants baseline,parsley,two-source,baseline-store,floor,json-baseline,json-parsley]"
+                + " [--variants baseline,parsley,two-source,baseline-store,floor,json-baseline,json-parsley,json-floor]"
                 + " [--threads t] [--instances i] [--restore N1,N2,...]\n"
                 + "  --threads/--instances: stream threads per instance, instances per variant (one JVM, one broker)\n"
                 + "  --restore: instead of the rounds, per N and round: a Parsley stage holding N payments whose"

@@ -79,4 +79,15 @@ class E2eJsonTests {
 
         assertThat(E2eJson.outputId(E2eJson.MAPPER.writeValueAsBytes(odd)).kind()).isNegative();
     }
+
+    @Test
+    void theFloorStampIsAsLongAsTheJsonStagesMeanStampAndDecodesAsOneOverTwoTopics() {
+        SendStamp decoded = ClockCodec.decodeStamp(E2eJson.FLOOR_STAMP);
+
+        assertThat(E2eJson.FLOOR_STAMP).hasSize(E2eJson.FLOOR_STAMP_BYTES);
+        assertThat(decoded.sender()).isNotNull();
+        assertThat(decoded.clock().offsetCount()).isEqualTo(5);
+        assertThat(decoded.clock().offsets().keySet().stream().map(Channel::topicId).distinct()).hasSize(2);
+        assertThat(decoded.clock().seqCount()).isZero();
+    }
 }

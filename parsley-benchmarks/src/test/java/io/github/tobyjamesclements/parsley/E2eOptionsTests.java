@@ -38,6 +38,17 @@ class E2eOptionsTests {
     }
 
     @Test
+    void theJsonFloorIsSelectedByLabelAndComparedWithTheJsonBaseline() {
+        E2eOptions o = E2eOptions.parse(new String[] {"--bootstrap", "h:1", "--variants",
+            "json-baseline,json-parsley,json-floor"});
+
+        assertThat(o.variants).containsExactly(E2eVariant.JSON_BASELINE, E2eVariant.JSON_PARSLEY,
+                E2eVariant.JSON_FLOOR);
+        assertThat(E2eVariant.JSON_FLOOR.json).isTrue();
+        assertThat(E2eVariant.JSON_FLOOR.base()).isEqualTo(E2eVariant.JSON_BASELINE);
+    }
+
+    @Test
     void theFloorIsSelectedByLabelAndComparedWithThePlainCopy() {
         E2eOptions o = E2eOptions.parse(new String[] {"--bootstrap", "h:1", "--variants", "baseline,floor,parsley"});
 

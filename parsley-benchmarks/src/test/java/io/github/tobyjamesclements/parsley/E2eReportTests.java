@@ -81,4 +81,29 @@ class E2eReportTests {
 
         assertThat(report(runs)).doesNotContain("Floor").doesNotContain("floor");
     }
+
+    @Test
+    void theJsonFloorIsDividedByThePlainJsonRunAndParsleyByTheJsonFloorOfTheSameRound() {
+        List<E2eRun> runs = List.of(run(E2eVariant.JSON_BASELINE, 1, 1000, 10, 4000),
+                run(E2eVariant.JSON_FLOOR, 1, 900, 11, 4400), run(E2eVariant.JSON_PARSLEY, 1, 720, 13.2, 5000),
+                run(E2eVariant.JSON_BASELINE, 2, 2000, 20, 4000), run(E2eVariant.JSON_FLOOR, 2, 1600, 24, 4400),
+                run(E2eVariant.JSON_PARSLEY, 2, 1200, 36, 5000));
+
+        assertThat(report(runs)).contains("| Pre-loaded throughput | 0.72 | 0.60 | **0.66** [0.60, 0.72] |\n")
+                .contains("| JSON floor / plain: pre-loaded throughput | 0.90 | 0.80 | **0.85** [0.80, 0.90] |\n")
+                .contains("| JSON floor / plain: stream-thread CPU per record (pre-loaded) | 1.10 | 1.20"
+                        + " | **1.15** [1.10, 1.20] |\n")
+                .contains("| Parsley / JSON floor: pre-loaded throughput | 0.80 | 0.75 | **0.78** [0.75, 0.80] |\n")
+                .contains("| Parsley / JSON floor: stream-thread CPU per record (pre-loaded) | 1.20 | 1.50"
+                        + " | **1.35** [1.20, 1.50] |\n");
+    }
+
+    @Test
+    void withoutTheJsonFloorTheJsonSectionHasNoFloorRows() {
+        List<E2eRun> runs = List.of(run(E2eVariant.JSON_BASELINE, 1, 1000, 10, 4000),
+                run(E2eVariant.JSON_PARSLEY, 1, 720, 13.2, 5000));
+
+        assertThat(report(runs)).contains("| Pre-loaded throughput | 0.72 |").doesNotContain("JSON floor /")
+                .doesNotContain("Parsley / JSON floor");
+    }
 }
