@@ -32,7 +32,9 @@ import org.apache.kafka.clients.producer.KafkaProducer;
  *   <li><b>two-source</b>: a Parsley stage over orders and payments, where every payment is stamped by a
  *       {@link CausalClock} with the orders of its batch (cross-topic dependencies);</li>
  *   <li><b>baseline-store</b>, <b>floor</b>: references on plain Streams, run like the baseline
- *       ({@link E2eApps#baseline}, {@link E2eApps#floor}).</li>
+ *       ({@link E2eApps#baseline}, {@link E2eApps#floor});</li>
+ *   <li><b>json-baseline</b>, <b>json-parsley</b> and its reference <b>json-floor</b>: the realistic
+ *       variant, JSON balances folded per customer, run by {@link E2eJsonRunner}.</li>
  * </ul>
  * Same partitions, commit interval (100 ms), one stream thread, record sizes and keys for all.
  * Single-source phases: 0 pre-loaded (throughput from RUNNING to the last output), 1 live at full
