@@ -28,6 +28,8 @@ final class E2eOptions {
     long timeoutSeconds = 180;
     /** Stream threads per application instance ({@code num.stream.threads}). */
     int threads = 1;
+    /** Runs the single-source variants' pre-loaded phase at the same time, per round ({@link E2eSideBySide}). */
+    boolean sideBySide;
     /** Application instances per variant, in this JVM, each with its own state directory. */
     int instances = 1;
     /** Restore mode: held-record counts to restore, one restore run per count and variant; empty = off. */
@@ -58,6 +60,7 @@ final class E2eOptions {
                         .toList();
                 case "--timeout" -> o.timeoutSeconds = positive(a, args[++i]);
                 case "--quick" -> o.quick();
+                case "--side-by-side" -> o.sideBySide = true;
                 default -> throw new IllegalArgumentException("Unknown option " + a + "\n" + usage());
             }
         }
@@ -103,7 +106,7 @@ final class E2eOptions {
         return "EndToEndBenchmark --bootstrap host:port [--work dir] [--quick] [--records N] [--paced M]"
                 + " [--rate R] [--rounds n] [--partitions p] [--keys k] [--value-bytes b] [--batch-pairs b]"
                 + " [--skew-ms ms] [--warmup N] [--timeout s]"
-                + " [--variants baseline,parsley,two-source,baseline-store,floor,json-baseline,json-parsley,json-floor]"
+                + " [--variants baseline,parsley,two-source,baseline-store,floor,json-baseline,json-parsley,json-floor] [--side-by-side]"
                 + " [--threads t] [--instances i] [--restore N1,N2,...]\n"
                 + "  --threads/--instances: stream threads per instance, instances per variant (one JVM, one broker)\n"
                 + "  --restore: instead of the rounds, per N and round: a Parsley stage holding N payments whose"

@@ -42,6 +42,46 @@ final class E2eReport {
         return s.toString();
     }
 
+    /**
+     * The side-by-side mode's report: the setup, each application's pre-loaded figures, and the
+     * same-round ratios of each variant over the plain copy (and Parsley over the floor).
+     */
+    static String sideBySide(E2eOptions o, List<E2eRun> runs, Instant started, Instant ended, double loadBefore,
+            double loadAfter) {
+        StringBuilder s = new StringBuilder();
+        setup(s, o, started, ended, loadBefore, loadAfter);
+        s.append("- Side by side: per round, the variants' pre-loaded phases ran at the same time, each on its own"
+                + " topics; no live or paced phase.\n\n");
+        s.append("### Side-by-side runs\n\n| Round | Variant | Pre-loaded rec/s | Stream thread CPU us/rec (its"
+                + " producer) | Allocated B/rec | Missing / dup / order violations |\n|---:|---|---:|---:|---:|---|\n");
+        for (E2eRun r : runs) {
+            s.append(r.error != null
+                    ? String.format(Locale.ROOT, "| %d | %s | FAILED: %s | | | |%n", r.round, r.variant.label, r.error)
+                    : String.format(Locale.ROOT, "| %d | %s | %,.0f | %.1f (%.1f) | %,.0f | %d / %d / %d |%n", r.round,
+                            r.variant.label, r.preloadRate, r.streamCpuUs, r.senderCpuUs, r.allocatedBytes, r.missing,
+                            r.duplicates, r.violations));
+        }
+        List<Integer> rounds = new ArrayList<>();
+        for (int r = 1; r <= o.rounds; r++) {
+            rounds.add(r);
+        }
+        E2eRatios t = new E2eRatios(s, runs, rounds);
+        s.append("\n### Side by side: each variant / plain Streams copy, same round\n\n");
+        t.head();
+        for (E2eVariant v : List.of(E2eVariant.PARSLEY, E2eVariant.FLOOR)) {
+            if (ran(runs, v) && ran(runs, E2eVariant.BASELINE)) {
+                t.row(v.label + ": pre-loaded throughput", v, r -> r.preloadRate);
+                t.row(v.label + ": stream-thread CPU per record", v, r -> r.streamCpuUs);
+                t.row(v.label + ": stream-thread allocation per record", v, r -> r.allocatedBytes);
+            }
+        }
+        if (ran(runs, E2eVariant.PARSLEY) && ran(runs, E2eVariant.FLOOR)) {
+            t.over("parsley / floor: stream-thread CPU per record", E2eVariant.PARSLEY, E2eVariant.FLOOR,
+                    r -> r.streamCpuUs);
+        }
+        return s.toString();
+    }
+
     private static boolean ran(List<E2eRun> runs, E2eVariant v) {
         return runs.stream().anyMatch(r -> r.variant == v && r.error == null);
     }

@@ -91,6 +91,9 @@ final class EndToEndBenchmark {
         // Warm-up: JIT (the compiler threads get little CPU on a loaded machine) and broker; one run per
         // variant, discarded.
         int warmup = options.warmupRecords < 0 ? options.records / 4 * 2 : options.warmupRecords;
+        if (options.sideBySide) {
+            return sideBySide(started, loadBefore, warmup);
+        }
         for (E2eVariant v : options.variants) {
             E2eRun w = run(v, 0, warmup, Math.max(4, warmup / 20 * 4));
             log("warm-up %s: %s", v.label, w.summary());
@@ -107,6 +110,19 @@ final class EndToEndBenchmark {
         }
         double loadAfter = loadAverage();
         return E2eReport.markdown(options, runs, started, Instant.now(), loadBefore, loadAfter);
+    }
+
+    private String sideBySide(Instant started, double loadBefore, int warmup) {
+        E2eSideBySide sbs = new E2eSideBySide(options, apps, topics, workload, nonce);
+        sbs.round(0, warmup).forEach(w -> log("warm-up side by side %s: %s", w.variant.label, w.summary()));
+        List<E2eRun> runs = new ArrayList<>();
+        for (int r = 1; r <= options.rounds; r++) {
+            for (E2eRun run : sbs.round(r, options.records)) {
+                runs.add(run);
+                log("round %d side by side %s: %s", r, run.variant.label, run.summary());
+            }
+        }
+        return E2eReport.sideBySide(options, runs, started, Instant.now(), loadBefore, loadAverage());
     }
 
     E2eRun run(E2eVariant v, int round, int records, int paced) {

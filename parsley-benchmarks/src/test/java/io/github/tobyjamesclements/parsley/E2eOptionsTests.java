@@ -49,6 +49,16 @@ class E2eOptionsTests {
     }
 
     @Test
+    void sideBySideIsAFlagAndRefusesAVariantItCannotRunNamingIt() {
+        E2eOptions o = E2eOptions.parse(new String[] {"--bootstrap", "h:1", "--side-by-side", "--variants",
+            "baseline,parsley,two-source"});
+
+        assertThat(o.sideBySide).isTrue();
+        assertThatThrownBy(() -> new E2eSideBySide(o, null, null, null, "n"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("remove two-source");
+    }
+
+    @Test
     void theFloorIsSelectedByLabelAndComparedWithThePlainCopy() {
         E2eOptions o = E2eOptions.parse(new String[] {"--bootstrap", "h:1", "--variants", "baseline,floor,parsley"});
 

@@ -106,4 +106,20 @@ class E2eReportTests {
         assertThat(report(runs)).contains("| Pre-loaded throughput | 0.72 |").doesNotContain("JSON floor /")
                 .doesNotContain("Parsley / JSON floor");
     }
+
+    @Test
+    void sideBySideReportsEachVariantOverThePlainCopyOfTheSameRoundAndAFailedRunAsFailed() {
+        List<E2eRun> runs = copies();
+        runs.get(4).error = "timed out";
+
+        String md = E2eReport.sideBySide(E2eOptions.parse(new String[] {"--bootstrap", "h:1", "--rounds", "2"}), runs,
+                Instant.EPOCH, Instant.EPOCH.plusSeconds(60), 1, 2);
+
+        assertThat(md).contains("ran at the same time")
+                .contains("| 2 | floor | FAILED: timed out |")
+                .contains("| parsley: stream-thread CPU per record | 2.40 | 2.25 | **2.33** [2.25, 2.40] |\n")
+                .contains("| floor: pre-loaded throughput | 0.80 | - | **0.80** [0.80, 0.80] |\n")
+                .contains("| parsley / floor: stream-thread CPU per record | 2.00 | - | **2.00** [2.00, 2.00] |\n")
+                .doesNotContain("Live throughput");
+    }
 }
