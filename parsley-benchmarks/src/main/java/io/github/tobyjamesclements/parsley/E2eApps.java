@@ -135,6 +135,21 @@ final class E2eApps {
         });
     }
 
+    /**
+     * The application of a single-source variant ({@code baseline}, {@code baseline-store},
+     * {@code floor} or {@code parsley}) over {@code in} and {@code out}.
+     */
+    App copy(E2eVariant v, String id, String in, String out, Path stateDir, AtomicLong runningAt, int storePuts,
+            int partitions) {
+        return switch (v) {
+            case BASELINE -> baseline(id, in, out, stateDir, runningAt, 0);
+            case BASELINE_STORE -> baseline(id, in, out, stateDir, runningAt, storePuts);
+            case FLOOR -> floor(id, in, out, stateDir, runningAt, partitions);
+            case PARSLEY -> parsleyCopy(id, in, out, stateDir, runningAt);
+            default -> throw new IllegalArgumentException("Not a single-source variant: " + v.label);
+        };
+    }
+
     App parsleyCopy(String id, String in, String out, Path stateDir, AtomicLong runningAt) {
         Topic<byte[], byte[]> i = Topic.of(in, Codec.bytes(), Codec.bytes());
         Topic<byte[], byte[]> o = Topic.of(out, Codec.bytes(), Codec.bytes());

@@ -17,11 +17,7 @@ final class E2eReport {
         StringBuilder s = new StringBuilder();
         setup(s, o, started, ended, loadBefore, loadAfter);
         runsTable(s, runs);
-        List<Integer> rounds = new ArrayList<>();
-        for (int r = 1; r <= o.rounds; r++) {
-            rounds.add(r);
-        }
-        E2eRatios ratios = new E2eRatios(s, runs, rounds);
+        E2eRatios ratios = new E2eRatios(s, runs, rounds(o));
         if (ran(runs, E2eVariant.PARSLEY)) {
             parsleyRatios(s, ratios);
         }
@@ -61,11 +57,7 @@ final class E2eReport {
                             r.variant.label, r.preloadRate, r.streamCpuUs, r.senderCpuUs, r.allocatedBytes, r.missing,
                             r.duplicates, r.violations));
         }
-        List<Integer> rounds = new ArrayList<>();
-        for (int r = 1; r <= o.rounds; r++) {
-            rounds.add(r);
-        }
-        E2eRatios t = new E2eRatios(s, runs, rounds);
+        E2eRatios t = new E2eRatios(s, runs, rounds(o));
         s.append("\n### Side by side: each variant / plain Streams copy, same round\n\n");
         t.head();
         for (E2eVariant v : List.of(E2eVariant.PARSLEY, E2eVariant.FLOOR)) {
@@ -80,6 +72,15 @@ final class E2eReport {
                     r -> r.streamCpuUs);
         }
         return s.toString();
+    }
+
+    /** The measured rounds, 1 to {@code o.rounds} (round 0 is the discarded warm-up). */
+    private static List<Integer> rounds(E2eOptions o) {
+        List<Integer> rounds = new ArrayList<>();
+        for (int r = 1; r <= o.rounds; r++) {
+            rounds.add(r);
+        }
+        return rounds;
     }
 
     private static boolean ran(List<E2eRun> runs, E2eVariant v) {

@@ -73,11 +73,7 @@ final class E2eSideBySide {
                 try (KafkaProducer<byte[], byte[]> producer = workload.transactionalProducer(l.id + "-tx")) {
                     workload.bulk(producer, l.in, 0, records, options.perTransaction);
                 }
-                l.app = switch (l.run.variant) {
-                    case BASELINE -> apps.baseline(l.id, l.in, l.out, l.stateDir, l.runningAt, 0);
-                    case FLOOR -> apps.floor(l.id, l.in, l.out, l.stateDir, l.runningAt, options.partitions);
-                    default -> apps.parsleyCopy(l.id, l.in, l.out, l.stateDir, l.runningAt);
-                };
+                l.app = apps.copy(l.run.variant, l.id, l.in, l.out, l.stateDir, l.runningAt, 0, options.partitions);
             }
             lanes.forEach(l -> l.app.start());
             measure(lanes, records);

@@ -161,12 +161,8 @@ final class EndToEndBenchmark {
                 KafkaProducer<byte[], byte[]> producer = workload.transactionalProducer(id + "-tx")) {
             workload.bulk(producer, in, 0, records, options.perTransaction);
             AtomicLong runningAt = new AtomicLong();
-            E2eApps.App app = switch (run.variant) {
-                case BASELINE -> apps.baseline(id, in, out, stateDir, runningAt, 0);
-                case BASELINE_STORE -> apps.baseline(id, in, out, stateDir, runningAt, options.storePuts);
-                case FLOOR -> apps.floor(id, in, out, stateDir, runningAt, options.partitions);
-                default -> apps.parsleyCopy(id, in, out, stateDir, runningAt);
-            };
+            E2eApps.App app = apps.copy(run.variant, id, in, out, stateDir, runningAt, options.storePuts,
+                    options.partitions);
             try (app) {
                 app.start();
                 awaitRunning(runningAt);
