@@ -12,8 +12,10 @@ import java.util.UUID;
  * varint  tag: 0 = untagged, else the sender's task number + 1, then 8 B stage id, varint seq
  * varint  offsetTopicCount &lt;&lt; 1 | (1 when sequence claims follow)
  *   per topic (ascending signed UUID order): 16 B topic id, varint entryCount &lt;&lt; 1 | dense (count &gt; 0),
- *     dense (the partitions are exactly 0..entryCount-1): per partition, varint offsetWatermark
- *     else, per entry (ascending partition): varint partition, varint offsetWatermark
+ *     dense (the partitions are exactly 0..entryCount-1): per partition, varint offset
+ *     else, per entry (ascending partition): varint partition, varint offset
+ *     offset: the group's first watermark as is, each later one as the zigzag of its difference
+ *     from the one before (in 63 bits: {@link ClockLayout#offsetDelta})
  * [varint seqChannelCount (&gt; 0), only when flagged above]
  *   per channel (ascending): 16 B topic id, varint partition, varint senderCount (&gt; 0),
  *     per sender (ascending: stage id signed, then task): 8 B stage id, varint task, varint seqWatermark
@@ -21,7 +23,9 @@ import java.util.UUID;
  *
  * <p>The two flags save the bytes a typical stamp would otherwise spend on structure: a stamp with
  * no sequence claims writes no sequence count, and a topic whose every partition up to the highest
- * is claimed (a fan-in of a whole topic) writes no partition numbers.
+ * is claimed (a fan-in of a whole topic) writes no partition numbers. A topic's partitions advance
+ * together, so after its first watermark a group writes differences: a byte or two where the
+ * offsets themselves take three to five.
  *
  * <p>Varints are unsigned LEB128 holding non-negative values (at most 63 bits; partitions and
  * task numbers at most 31). Decoding is strict, so that every stamp has exactly one encoding:
@@ -87,7 +91,7 @@ final class ClockCodec {
                 if (!dense) {
                     out.varint(clock.channel(i).partition());
                 }
-                out.varint(clock.offsetAt(i));
+                out.varint(i == from ? clock.offsetAt(i) : ClockLayout.offsetDelta(clock.offsetAt(i - 1), clock.offsetAt(i)));
             }
         }
     }
@@ -199,20 +203,25 @@ final class ClockCodec {
     private static void readDense(ClockReader in, VectorClock clock, ChannelCache channels, UUID topic,
             long entries) {
         // entries is bounded by the remaining bytes (one per dense entry), so it fits a partition
-        for (int p = 0; p < entries; p++) {
-            clock.advanceTo(channels.channel(topic, p), in.varint());
+        long offset = in.varint();
+        clock.advanceTo(channels.channel(topic, 0), offset);
+        for (int p = 1; p < entries; p++) {
+            offset = ClockLayout.offsetAfter(offset, in.varint());
+            clock.advanceTo(channels.channel(topic, p), offset);
         }
     }
 
     private static void readSparse(ClockReader in, VectorClock clock, ChannelCache channels, UUID topic,
             long entries, int at) {
         Channel previous = null;
+        long offset = 0;
         for (long i = 0; i < entries; i++) {
             Channel c = channels.channel(topic, in.partition());
             if (previous != null && previous.compareTo(c) >= 0) {
                 throw new CorruptClockException("Offset entries unsorted or duplicated at " + c);
             }
-            clock.advanceTo(c, in.varint());
+            offset = previous == null ? in.varint() : ClockLayout.offsetAfter(offset, in.varint());
+            clock.advanceTo(c, offset);
             previous = c;
         }
         if (previous.partition() == entries - 1) {

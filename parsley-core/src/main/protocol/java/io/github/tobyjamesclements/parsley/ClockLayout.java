@@ -27,8 +27,10 @@ final class ClockLayout {
             to = topicEnd(clock, from);
             boolean dense = dense(clock, from, to);
             bytes += TOPIC_ID_BYTES + varintSize(((long) (to - from) << 1) | 1);
+            bytes += varintSize(clock.offsetAt(from));
             for (int i = from; i < to; i++) {
-                bytes += varintSize(clock.offsetAt(i)) + (dense ? 0 : varintSize(clock.channel(i).partition()));
+                bytes += (i == from ? 0 : varintSize(offsetDelta(clock.offsetAt(i - 1), clock.offsetAt(i))))
+                        + (dense ? 0 : varintSize(clock.channel(i).partition()));
             }
         }
         return bytes + varintSize(((long) topics << 1) | 1) + seqBytes(clock);
@@ -97,6 +99,26 @@ final class ClockLayout {
             bytes += STAGE_ID_BYTES + varintSize(clock.seqKey(i).sender().getLeastSignificantBits()) + varintSize(clock.seqAt(i));
         }
         return bytes;
+    }
+
+    /**
+     * How a topic group writes a watermark after its first: the zigzag of {@code offset - previous}
+     * taken in 63 bits (the difference modulo 2^63, read as a signed 63-bit number), so a small step
+     * either way is a small varint and every value stays within the format's 63 bits. Both
+     * arguments are {@code >= 0}; so is the result.
+     */
+    static long offsetDelta(long previous, long offset) {
+        long signed = ((offset - previous) << 1) >> 1;
+        return (signed << 1) ^ (signed >> 63);
+    }
+
+    /**
+     * The inverse of {@link #offsetDelta}: the watermark {@code delta} names after {@code previous}.
+     * Every 63-bit {@code delta} names exactly one watermark, so a group's bytes still have one
+     * reading and nothing here can fail.
+     */
+    static long offsetAfter(long previous, long delta) {
+        return (previous + ((delta >>> 1) ^ -(delta & 1))) & Long.MAX_VALUE;
     }
 
     /** The length of an unsigned LEB128 varint of a value {@code >= 0}. */

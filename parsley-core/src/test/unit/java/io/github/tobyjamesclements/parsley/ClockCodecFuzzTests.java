@@ -3,6 +3,7 @@ package io.github.tobyjamesclements.parsley;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.lang.management.ManagementFactory;
+import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HexFormat;
@@ -515,11 +516,13 @@ class ClockCodecFuzzTests {
                 out.add(g.header);
                 boolean dense = dense(g) && !sparseWhenDense;
                 slot(out, varints, varintSlots, 2L * g.entries.size() + (dense ? 1 : 0));
+                Entry previous = null;
                 for (Entry e : g.entries) {
                     if (!dense) {
                         slot(out, varints, varintSlots, e.partition);
                     }
-                    slot(out, varints, varintSlots, e.value);
+                    slot(out, varints, varintSlots, previous == null ? e.value : zigzag63(previous.value, e.value));
+                    previous = e;
                 }
             }
             if (seqsFollow) {
@@ -629,8 +632,11 @@ class ClockCodecFuzzTests {
         for (List<Map.Entry<Channel, Long>> group : topics.values()) {
             boolean dense = group.get(group.size() - 1).getKey().partition() == group.size() - 1;
             size += 16 + varintLength(2L * group.size() + 1);
+            Long previous = null;
             for (Map.Entry<Channel, Long> e : group) {
-                size += (dense ? 0 : varintLength(e.getKey().partition())) + varintLength(e.getValue());
+                size += (dense ? 0 : varintLength(e.getKey().partition()))
+                        + varintLength(previous == null ? e.getValue() : zigzag63(previous, e.getValue()));
+                previous = e.getValue();
             }
         }
         for (Map.Entry<Channel, List<SeqKey>> group : channels.entrySet()) {
@@ -640,6 +646,21 @@ class ClockCodecFuzzTests {
             }
         }
         return size;
+    }
+
+    /**
+     * A topic group's later offset as the layout writes it, by arithmetic on unbounded integers: the
+     * difference from the one before, taken modulo 2^63 into [-2^62, 2^62), then zigzagged
+     * (0, -1, 1, -2, ... to 0, 1, 2, 3, ...).
+     */
+    static long zigzag63(long previous, long offset) {
+        BigInteger twoTo63 = BigInteger.ONE.shiftLeft(63);
+        BigInteger d = BigInteger.valueOf(offset).subtract(BigInteger.valueOf(previous)).mod(twoTo63);
+        if (d.compareTo(BigInteger.ONE.shiftLeft(62)) >= 0) {
+            d = d.subtract(twoTo63);
+        }
+        BigInteger zigzag = d.signum() >= 0 ? d.shiftLeft(1) : d.negate().shiftLeft(1).subtract(BigInteger.ONE);
+        return zigzag.longValueExact();
     }
 
     /** One byte per started group of 7 significant bits; zero takes one byte. */

@@ -19,9 +19,11 @@ import org.junit.jupiter.params.provider.MethodSource;
  *
  * <p>Every hex literal below was written by hand from the layout, never produced by the encoder:
  * {@code u8 version 02, varint tag (0 = untagged, else task + 1, then 8 B stage id, varint seq),
- * varint topicCount, per topic (16 B id, varint entryCount, per entry varint partition, varint
- * offset), varint channelCount, per channel (16 B id, varint partition, varint senderCount, per
- * sender 8 B stage id, varint task, varint seq)}. Varints are unsigned LEB128, low group first.
+ * varint topicCount × 2 + seqFlag, per topic (16 B id, varint entryCount × 2 + dense, per entry
+ * [varint partition unless dense], varint offset: the first as is, each later one the zigzag of its
+ * difference from the one before, in 63 bits), [varint channelCount, per channel (16 B id, varint
+ * partition, varint senderCount, per sender 8 B stage id, varint task, varint seq)]}. Varints are
+ * unsigned LEB128, low group first.
  */
 class ClockCodecTests {
 
@@ -50,8 +52,9 @@ class ClockCodecTests {
             "02 00 02 " + T1_HEX + " 02 07 2A",
             () -> new VectorClock().advanceTo(ch(T1, 7), 42));
 
+    /** Offsets 0, 127, 128, 16383: differences +127 (zigzag 254), +1 (2), +16255 (32510). */
     static final Golden PARTITIONS = new Golden("several partitions of one topic",
-            "02 00 02 " + T1_HEX + " 08  00 00  01 7F  05 8001  AC02 FF7F",
+            "02 00 02 " + T1_HEX + " 08  00 00  01 FE01  05 02  AC02 FEFD01",
             () -> new VectorClock().advanceTo(ch(T1, 300), 16383).advanceTo(ch(T1, 0), 0)
                     .advanceTo(ch(T1, 5), 128).advanceTo(ch(T1, 1), 127));
 
@@ -61,11 +64,27 @@ class ClockCodecTests {
             () -> new VectorClock().advanceTo(ch(T1, 7), 16384).advanceTo(ch(T_ONE, 0), 16383)
                     .advanceTo(ch(T_LSB_NEG, 2), 3).advanceTo(ch(T_NEG, 0), 1));
 
+    /**
+     * The largest offset first, then differences of 16385 (modulo 2^63: 16384 - Long.MAX_VALUE),
+     * +8191, +8192 and -32767, whose zigzags take three, two, three and three bytes.
+     */
     static final Golden MULTI_BYTE = new Golden("multi-byte varints up to the largest partition and offset",
-            "02 00 02 " + T1_HEX + " 0A  7F 7F  8001 8001  FF7F FF7F  808001 808001  FFFFFFFF07 FFFFFFFFFFFFFFFF7F",
-            () -> new VectorClock().advanceTo(ch(T1, 127), 127).advanceTo(ch(T1, 128), 128)
-                    .advanceTo(ch(T1, 16383), 16383).advanceTo(ch(T1, 16384), 16384)
-                    .advanceTo(ch(T1, Integer.MAX_VALUE), Long.MAX_VALUE));
+            "02 00 02 " + T1_HEX + " 0A  7F FFFFFFFFFFFFFFFF7F  8001 828002  FF7F FE7F  808001 808001"
+                    + "  FFFFFFFF07 FDFF03",
+            () -> new VectorClock().advanceTo(ch(T1, 127), Long.MAX_VALUE).advanceTo(ch(T1, 128), 16384)
+                    .advanceTo(ch(T1, 16383), 16384 + 8191).advanceTo(ch(T1, 16384), 16384 + 8191 + 8192)
+                    .advanceTo(ch(T1, Integer.MAX_VALUE), 0));
+
+    /**
+     * Differences at the edges of 63 bits, dense: 0 to Long.MAX_VALUE is -1 (zigzag 1), back to 0 is
+     * +1 (2), 0 to 2^62 is -2^62 (the largest zigzag), 2^62 to 2^62 - 1 is -1, and back to 0 is
+     * -(2^62 - 1) (zigzag 2^63 - 3).
+     */
+    static final Golden WRAP = new Golden("offset differences that wrap around 63 bits",
+            "02 00 02 " + T1_HEX + " 0D  00 01 02 FFFFFFFFFFFFFFFF7F 01 FDFFFFFFFFFFFFFF7F",
+            () -> new VectorClock().advanceTo(ch(T1, 0), 0).advanceTo(ch(T1, 1), Long.MAX_VALUE)
+                    .advanceTo(ch(T1, 2), 0).advanceTo(ch(T1, 3), 1L << 62).advanceTo(ch(T1, 4), (1L << 62) - 1)
+                    .advanceTo(ch(T1, 5), 0));
 
     static final Golden WIDE_SPARSE = new Golden("an entry count above 127, partitions 1 to 128", wideSparseHex(), () -> {
         VectorClock c = new VectorClock();
@@ -113,9 +132,12 @@ class ClockCodecTests {
             "02 04 " + S1_STAGE_HEX + " AC02  02 " + T1_HEX + " 02 07 2A",
             () -> new VectorClock().advanceTo(ch(T1, 7), 42), S1, 300);
 
-    /** The two-source worked example of docs/wire-format.md: a whole topic, dense, and one entry of another. */
+    /**
+     * The two-source worked example of docs/wire-format.md: a whole topic, dense, its offsets 12500
+     * then differences -10, +23, -12 (zigzag 19, 46, 23), and one entry of another.
+     */
     static final Golden TWO_SOURCE = new Golden("a sender tag, a dense topic group and a sparse one",
-            "02 04 " + S1_STAGE_HEX + " AC02  04 " + T1_HEX + " 09 D461 CA61 E161 D561  "
+            "02 04 " + S1_STAGE_HEX + " AC02  04 " + T1_HEX + " 09 D461 13 2E 17  "
                     + "2122232425262728292A2B2C2D2E2F30 02 02 F02E",
             () -> new VectorClock().advanceTo(ch(T1, 0), 12_500).advanceTo(ch(T1, 1), 12_490)
                     .advanceTo(ch(T1, 2), 12_513).advanceTo(ch(T1, 3), 12_501)
@@ -130,7 +152,7 @@ class ClockCodecTests {
             "02 8080808008 " + S1_STAGE_HEX + " FFFFFFFFFFFFFFFF7F  00", VectorClock::new,
             new UUID(0x1112131415161718L, Integer.MAX_VALUE), Long.MAX_VALUE);
 
-    static final List<Golden> UNTAGGED = List.of(EMPTY, ONE_OFFSET, PARTITIONS, TOPICS, MULTI_BYTE, WIDE, WIDE_SPARSE, SEQS,
+    static final List<Golden> UNTAGGED = List.of(EMPTY, ONE_OFFSET, PARTITIONS, TOPICS, MULTI_BYTE, WRAP, WIDE, WIDE_SPARSE, SEQS,
             SEQ_MULTI_BYTE, MIXED_WIDE);
 
     static final List<Golden> GOLDENS = Stream.concat(UNTAGGED.stream(),
@@ -191,6 +213,11 @@ class ClockCodecTests {
     }
 
     @Test
+    void offsetDifferencesWrapAroundSixtyThreeBitsAndStayVarints() {
+        assertGolden(WRAP);
+    }
+
+    @Test
     void entryCountAbove63TakesTwoBytesAndADenseGroupNoPartitions() {
         assertGolden(WIDE);
         assertThat(WIDE.bytes()).hasSize(1 + 1 + 1 + 16 + 2 + 128);
@@ -228,9 +255,9 @@ class ClockCodecTests {
     }
 
     @Test
-    void twoSourceStampIsFiftyEightBytes() {
+    void twoSourceStampIsFiftyFiveBytes() {
         assertGolden(TWO_SOURCE);
-        assertThat(TWO_SOURCE.bytes()).hasSize(58);
+        assertThat(TWO_SOURCE.bytes()).hasSize(55);
     }
 
     @Test
