@@ -23,7 +23,11 @@ final class ClockShapes {
         REALISTIC,
         /** Below 128: a young topic (1-byte varints). */
         SMALL,
-        /** {@code Long.MAX_VALUE - i}: the largest varints (9 bytes), Parsley's worst case. */
+        /**
+         * {@code Long.MAX_VALUE} and {@code 2^62 - 1} in turn: the largest first offset and, after it,
+         * differences of {@code -2^62} (zigzag {@code 2^63 - 1}), so every offset of a group takes 9
+         * bytes, Parsley's worst case.
+         */
         MAX
     }
 
@@ -61,7 +65,7 @@ final class ClockShapes {
             case SMALL:
                 return random.nextInt(128);
             default:
-                return Long.MAX_VALUE - i;
+                return i % 2 == 0 ? Long.MAX_VALUE : (1L << 62) - 1;
         }
     }
 }
