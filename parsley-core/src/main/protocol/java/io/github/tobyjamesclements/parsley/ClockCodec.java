@@ -23,9 +23,10 @@ import java.util.UUID;
  *
  * <p>The two flags save the bytes a typical stamp would otherwise spend on structure: a stamp with
  * no sequence claims writes no sequence count, and a topic whose every partition up to the highest
- * is claimed (a fan-in of a whole topic) writes no partition numbers. A topic's partitions advance
- * together, so after its first watermark a group writes differences: a byte or two where the
- * offsets themselves take three to five.
+ * is claimed (a fan-in of a whole topic) writes no partition numbers. A topic's partitions usually
+ * advance together, so after its first watermark a group writes differences: a byte or two where
+ * the offsets themselves take three to five. Where partitions lie far apart, a difference can take
+ * one byte more than the larger watermark; docs/wire-format.md weighs the trade.
  *
  * <p>Varints are unsigned LEB128 holding non-negative values (at most 63 bits; partitions and
  * task numbers at most 31). Decoding is strict, so that every stamp has exactly one encoding:
