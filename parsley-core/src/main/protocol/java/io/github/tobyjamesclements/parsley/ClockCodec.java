@@ -92,7 +92,7 @@ final class ClockCodec {
                 if (!dense) {
                     out.varint(clock.channel(i).partition());
                 }
-                out.varint(i == from ? clock.offsetAt(i) : ClockLayout.offsetDelta(clock.offsetAt(i - 1), clock.offsetAt(i)));
+                out.varint(ClockLayout.offsetValue(clock, from, i));
             }
         }
     }

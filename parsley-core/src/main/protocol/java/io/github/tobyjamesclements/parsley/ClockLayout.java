@@ -27,10 +27,8 @@ final class ClockLayout {
             to = topicEnd(clock, from);
             boolean dense = dense(clock, from, to);
             bytes += TOPIC_ID_BYTES + varintSize(((long) (to - from) << 1) | 1);
-            bytes += varintSize(clock.offsetAt(from));
             for (int i = from; i < to; i++) {
-                bytes += (i == from ? 0 : varintSize(offsetDelta(clock.offsetAt(i - 1), clock.offsetAt(i))))
-                        + (dense ? 0 : varintSize(clock.channel(i).partition()));
+                bytes += varintSize(offsetValue(clock, from, i)) + (dense ? 0 : varintSize(clock.channel(i).partition()));
             }
         }
         return bytes + varintSize(((long) topics << 1) | 1) + seqBytes(clock);
@@ -99,6 +97,14 @@ final class ClockLayout {
             bytes += STAGE_ID_BYTES + varintSize(clock.seqKey(i).sender().getLeastSignificantBits()) + varintSize(clock.seqAt(i));
         }
         return bytes;
+    }
+
+    /**
+     * The varint a topic group beginning at claim {@code from} writes for its claim {@code i}: the
+     * first watermark as is, each later one as its {@link #offsetDelta} from the one before.
+     */
+    static long offsetValue(VectorClock clock, int from, int i) {
+        return i == from ? clock.offsetAt(i) : offsetDelta(clock.offsetAt(i - 1), clock.offsetAt(i));
     }
 
     /**

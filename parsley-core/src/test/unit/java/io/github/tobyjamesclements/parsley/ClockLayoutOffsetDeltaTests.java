@@ -72,6 +72,9 @@ class ClockLayoutOffsetDeltaTests {
             assertThat(named).as("seed %d: value %d after %d", seed, anyValue, previous).isNotNegative();
             assertThat(ClockLayout.offsetDelta(previous, named)).as("seed %d: value %d after %d", seed, anyValue, previous)
                     .isEqualTo(anyValue);
+            // docs/wire-format.md: a difference costs at most one byte over the larger watermark
+            assertThat(ClockLayout.varintSize(delta)).as("seed %d: size of %d -> %d", seed, previous, offset)
+                    .isLessThanOrEqualTo(ClockLayout.varintSize(Math.max(previous, offset)) + 1);
         }
     }
 
