@@ -1,6 +1,7 @@
 package io.github.tobyjamesclements.parsley;
 
 import java.util.Locale;
+import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -29,6 +30,10 @@ import org.openjdk.jmh.annotations.Warmup;
 @Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
 public class ClockCodecBenchmark {
 
+    /** Task 3 of a stage, and a send sequence of three varint bytes, as a busy stage's sends carry. */
+    private static final UUID SENDER = new UUID(0x1234_5678_9ABC_DEF0L, 3);
+    private static final long SEQ = 75_000;
+
     /** Topics x partitions, one offset claim each. */
     @Param({"1x1", "1x8", "1x64", "4x16"})
     public String shape;
@@ -40,6 +45,8 @@ public class ClockCodecBenchmark {
     private VectorClock clock;
     private byte[] parsleyBytes;
     private byte[] referenceBytes;
+    /** The send path's writer, reused from encoding to encoding as a node reuses its own. */
+    private final ClockWriter scratch = ClockWriter.scratch();
 
     @Setup
     public void setUp() {
@@ -51,6 +58,18 @@ public class ClockCodecBenchmark {
     @Benchmark
     public byte[] encodeParsley() {
         return ClockCodec.encode(clock);
+    }
+
+    /** A stage emission's stamp, sized exactly and written once (plain clients and stores encode this way). */
+    @Benchmark
+    public byte[] encodeParsleyTagged() {
+        return ClockCodec.encode(clock, SENDER, SEQ);
+    }
+
+    /** The same stamp as the send path writes it: into a reused buffer sized to a bound, then copied out. */
+    @Benchmark
+    public byte[] encodeParsleyScratch() {
+        return ClockCodec.encode(clock, SENDER, SEQ, scratch);
     }
 
     @Benchmark

@@ -36,8 +36,9 @@ final class CausalNode {
     private final Channel[] order;
     /** {@code config.consumed()} as a hash set: asked per record and claim. */
     private final Set<Channel> consumed;
-    /** The clock each send's stamp is built in ({@link #encodeSend}); never handed out. */
+    /** The clock each send's stamp is built in, and the buffer it is written in ({@link #encodeSend}); never handed out. */
     private final VectorClock sendClock = new VectorClock();
+    private final ClockWriter sendBytes = ClockWriter.scratch();
     /** The sink topic of the last send, checked against the declaration only when it changes. */
     private UUID lastSink;
     private long replaysSkipped;
@@ -180,7 +181,7 @@ final class CausalNode {
         seams.dropImplied(stamp, destination);
         long seq = state.issueSendSeq(destination);
         state.endCall();
-        return ClockCodec.encode(stamp, config.senderId(), seq);
+        return ClockCodec.encode(stamp, config.senderId(), seq, sendBytes);
     }
 
     /** {@link #encodeSend}, decoded as a consumer of the record reads it: for the simulator, tests and diagnostics. */

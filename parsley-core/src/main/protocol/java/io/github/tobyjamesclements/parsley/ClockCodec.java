@@ -55,8 +55,23 @@ final class ClockCodec {
         return write(clock, Objects.requireNonNull(sender, "sender"), seq);
     }
 
+    /**
+     * {@link #encode(VectorClock, UUID, long)} through a caller's reusable writer: the send path's,
+     * which saves the pass that sizes the array exactly at the price of copying the bytes out.
+     */
+    static byte[] encode(VectorClock clock, UUID sender, long seq, ClockWriter scratch) {
+        scratch.reset(ClockLayout.bound(clock));
+        writeStamp(scratch, clock, Objects.requireNonNull(sender, "sender"), seq);
+        return scratch.copy();
+    }
+
     private static byte[] write(VectorClock clock, UUID sender, long seq) {
         ClockWriter out = new ClockWriter(ClockLayout.size(clock, sender, seq));
+        writeStamp(out, clock, sender, seq);
+        return out.toByteArray();
+    }
+
+    private static void writeStamp(ClockWriter out, VectorClock clock, UUID sender, long seq) {
         out.write(VERSION);
         if (sender == null) {
             out.varint(0);
@@ -68,7 +83,6 @@ final class ClockCodec {
         if (seqsFollow) {
             writeSeqs(out, clock);
         }
-        return out.toByteArray();
     }
 
     private static void tag(ClockWriter out, UUID sender, long seq) {

@@ -80,6 +80,39 @@ class ClockCodecCanonicalBytesTests {
         assertThat(ClockCodec.decodeStamp(bytes)).isEqualTo(new SendStamp(clock, sender, seq));
     }
 
+    @ParameterizedTest(name = "seed={0}")
+    @MethodSource("seeds")
+    void aReusedWriterWritesWhatTheLayoutSaysWithinItsBound(long seed) {
+        SplittableRandom random = new SplittableRandom(seed);
+        ClockWriter scratch = ClockWriter.scratch();
+        // stamps larger and smaller than the last through one writer, as a node's sends go
+        for (int i = 0; i < 20; i++) {
+            VectorClock clock = random.nextInt(4) == 0 ? new VectorClock() : randomClock(random);
+            UUID sender = sender(random);
+            long seq = value(random);
+
+            assertThat(ClockLayout.size(clock, sender, seq)).as("stamp %d", i).isLessThanOrEqualTo(ClockLayout.bound(clock));
+            assertThat(ClockCodec.encode(clock, sender, seq, scratch)).as("stamp %d", i)
+                    .isEqualTo(naiveEncode(clock, sender, seq));
+        }
+    }
+
+    @Test
+    void theBoundHoldsTheLongestStamp() {
+        // every claim in a group of its own, every partition, task and value at its longest varint
+        UUID sender = new UUID(-1, Integer.MAX_VALUE);
+        VectorClock clock = new VectorClock();
+        for (int i = 0; i < 3; i++) {
+            Channel c = new Channel(new UUID(i, i), Integer.MAX_VALUE);
+            clock.advanceTo(c, Long.MAX_VALUE);
+            clock.advanceSeq(new SeqKey(new Channel(new UUID(-1 - i, i), Integer.MAX_VALUE), sender), Long.MAX_VALUE);
+        }
+
+        assertThat(ClockLayout.bound(clock)).isGreaterThanOrEqualTo(ClockLayout.size(clock, sender, Long.MAX_VALUE));
+        assertThat(ClockCodec.encode(clock, sender, Long.MAX_VALUE, ClockWriter.scratch()))
+                .isEqualTo(naiveEncode(clock, sender, Long.MAX_VALUE));
+    }
+
     static LongStream seeds() {
         return LongStream.range(0, 100);
     }
