@@ -1,5 +1,6 @@
 package io.github.tobyjamesclements.parsley;
 
+import java.util.function.BiFunction;
 import java.util.function.Supplier;
 
 /**
@@ -37,10 +38,26 @@ final class LogicFailure extends RuntimeException {
     static <T> T guard(String what, String subject, Supplier<T> code) {
         try {
             return code.get();
-        } catch (LogicFailure f) {
-            throw f;
         } catch (RuntimeException e) {
-            throw new LogicFailure(what + subject, e);
+            throw of(what + subject, e);
         }
+    }
+
+    /**
+     * As {@link #guard(String, String, Supplier)}, for code that takes two arguments: a
+     * non-capturing {@code code} (such as {@code Topic::decodeKey}) is one instance for the
+     * application's life, where a lambda capturing the record would be one allocation per record.
+     */
+    static <A, B, T> T guard(String what, String subject, BiFunction<A, B, T> code, A a, B b) {
+        try {
+            return code.apply(a, b);
+        } catch (RuntimeException e) {
+            throw of(what + subject, e);
+        }
+    }
+
+    /** The failure of {@code what} that user code's exception means: a nested failure stays itself. */
+    static LogicFailure of(String what, RuntimeException e) {
+        return e instanceof LogicFailure f ? f : new LogicFailure(what, e);
     }
 }

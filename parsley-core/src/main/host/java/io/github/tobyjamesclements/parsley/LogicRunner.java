@@ -49,8 +49,9 @@ final class LogicRunner {
         }
         Stage.Source source = sources.get(d.channel());
         Topic<?, ?> t = source.topic();
-        Object key = LogicFailure.guard("key codec of topic ", t.name(), () -> t.decodeKey(d.key()));
-        Object value = LogicFailure.guard("value codec of topic ", t.name(), () -> t.decodeValue(d.value()));
+        // guards without a capturing lambda: this runs per record
+        Object key = LogicFailure.guard("key codec of topic ", t.name(), Topic::decodeKey, t, d.key());
+        Object value = LogicFailure.guard("value codec of topic ", t.name(), Topic::decodeValue, t, d.value());
         Message<Object, Object> message = new Message<>(topic, d.channel().partition(), d.offset(), d.timestamp(),
                 key, value);
         return source.stateful() ? run(source.logic(), true, foldKey(d.key()), message, "fold")
@@ -59,20 +60,25 @@ final class LogicRunner {
 
     private Outcome run(Stage.Logic logic, boolean stateful, Bytes slot, Object input, String what) {
         if (!stateful) {
-            List<Emission> emissions = LogicFailure.guard(what, () -> logic.apply(null, input).emissions());
+            List<Emission> emissions = LogicFailure.guard(what, "", (l, in) -> l.apply(null, in).emissions(), logic, input);
             return new Outcome(emissions, false, slot, null);
         }
         Stage.State state = stage.state().orElseThrow();
         byte[] stored = foldStore.get(slot);
         Object current = stored == null ? LogicFailure.guard("initial state", () -> state.initial().get())
-                : LogicFailure.guard("state codec", () -> state.codec().decode(stored));
-        Step<Object> step = LogicFailure.guard(what, () -> logic.apply(current, input));
+                : LogicFailure.guard("state codec", "", Codec::decode, state.codec(), stored);
+        Step<Object> step;
+        try {
+            step = logic.apply(current, input);
+        } catch (RuntimeException e) {
+            throw LogicFailure.of(what, e);
+        }
         if (step == null) {
             throw new LogicFailure(what, new IllegalStateException("Fold returned a null step; stage=" + stage.name()
                     + "; return Step.of(state) to keep the state"));
         }
-        byte[] next = step.state() == null ? null : LogicFailure.guard("state codec",
-                () -> state.codec().encode(step.state()));
+        byte[] next = step.state() == null ? null
+                : LogicFailure.guard("state codec", "", Codec::encode, state.codec(), step.state());
         return new Outcome(step.emissions(), true, slot, next);
     }
 

@@ -67,8 +67,8 @@ final class StampingDoor {
         for (Emission e : emissions) {
             String topic = e.topic();
             Sink sink = declaredSink(topic);
-            byte[] key = LogicFailure.guard("key codec of sink ", topic, () -> e.target().encodeKey(e.key()));
-            byte[] value = LogicFailure.guard("value codec of sink ", topic, () -> e.target().encodeValue(e.value()));
+            byte[] key = LogicFailure.guard("key codec of sink ", topic, Topic::encodeKey, e.target(), e.key());
+            byte[] value = LogicFailure.guard("value codec of sink ", topic, Topic::encodeValue, e.target(), e.value());
             long ts = e.timestamp() == Emission.INHERIT_TIMESTAMP ? inheritedTimestamp : e.timestamp();
             out.add(new Outbound(sink, key, value, partition(key, sink.channels().length), ts));
         }
