@@ -30,10 +30,10 @@ final class ClockWriter {
         return new ClockWriter(128);
     }
 
-    /** Starts a new encoding of at most {@code bound} bytes ({@link ClockLayout#bound}), growing the buffer if it is short. */
+    /** Starts a new encoding of at most {@code bound} bytes ({@link ClockLayout#bound}), replacing a buffer too short for it. */
     void reset(int bound) {
         if (buf.length < bound) {
-            buf = new byte[Math.max(bound, buf.length * 2)];
+            buf = new byte[bound];
         }
         count = 0;
     }
