@@ -5,7 +5,8 @@ import java.util.UUID;
 /**
  * The shape of a clock's encoding in wire format version 2 (docs/wire-format.md): where its
  * topic groups and sequence channels begin and end, whether a topic group is dense, and the exact
- * size in bytes, so the encoder writes into an array of the right length and never copies.
+ * size in bytes, so the encoder writes into an array of the right length and never copies; and an
+ * upper bound of that size from the claim counts alone, for the send path's reused buffer.
  *
  * <p>Groups are found by scanning the claims, which are sorted by topic and channel, rather than
  * recorded in arrays: a stamp has a handful of claims, and the encoder runs once per send, where
