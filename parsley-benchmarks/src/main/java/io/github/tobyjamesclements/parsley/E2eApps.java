@@ -117,9 +117,10 @@ final class E2eApps {
 
     /**
      * The {@code floor} reference: the baseline's topology and settings plus what any causal stamp
-     * costs Kafka Streams without Parsley's protocol: a 34-byte {@code vc} header on every output,
-     * Parsley's own sink partitioner ({@link StampingDoor#partitioner}) and a cached, logged
-     * key-value store attached to the processor but not written per record.
+     * costs Kafka Streams without Parsley's protocol: a {@code vc} header of
+     * {@link E2eFloorProcessor#STAMP_BYTES} bytes on every output, Parsley's own sink partitioner
+     * ({@link StampingDoor#partitioner}) and a cached, logged key-value store attached to the
+     * processor but not written per record.
      */
     App floor(String id, String in, String out, Path stateDir, AtomicLong runningAt, int partitions) {
         return plain(id, stateDir, runningAt, () -> {

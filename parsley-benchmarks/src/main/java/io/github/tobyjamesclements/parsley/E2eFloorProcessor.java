@@ -20,10 +20,10 @@ final class E2eFloorProcessor implements Processor<byte[], byte[], byte[], byte[
 
     /**
      * Value bytes of the stamp Parsley puts on a single-source copy's output: tagged (task below
-     * 127, seq below 16 384), one offset entry on a partition other than 0 with an offset below
-     * 2 097 152 (docs/wire-format.md, "Size" and the worked single-source example).
+     * 31, seq below 16 384), one offset entry, a single group on a partition from 1 to 15 with an
+     * offset below 2 097 152 (docs/wire-format.md, "Size" and the worked single-source example).
      */
-    static final int STAMP_BYTES = 34;
+    static final int STAMP_BYTES = 32;
 
     /** A decodable stamp of {@link #STAMP_BYTES} bytes, so the output reader sizes it as it sizes Parsley's. */
     static final byte[] STAMP = stamp();

@@ -39,7 +39,7 @@ class E2eReportTests {
     void theFloorIsDividedByThePlainCopyAndParsleyByTheFloorOfTheSameRound() {
         String md = report(copies());
 
-        assertThat(md).contains("### Floor: plain Streams copy with a 34-byte `vc` header")
+        assertThat(md).contains("### Floor: plain Streams copy with a " + E2eFloorProcessor.STAMP_BYTES + "-byte `vc` header")
                 .contains("| Floor / baseline: pre-loaded throughput | 0.80 | 0.50 | **0.65** [0.50, 0.80] |\n")
                 .contains("| Floor / baseline: stream-thread CPU per record (pre-loaded) | 1.20 | 1.50"
                         + " | **1.35** [1.20, 1.50] |\n")

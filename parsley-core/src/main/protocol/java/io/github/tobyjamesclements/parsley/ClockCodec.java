@@ -9,24 +9,29 @@ import java.util.UUID;
  *
  * <pre>
  * u8      version = 0x02
- * varint  tag: 0 = untagged, else the sender's task number + 1, then 8 B stage id, varint seq
- * varint  offsetTopicCount &lt;&lt; 1 | (1 when sequence claims follow)
- *   per topic (ascending signed UUID order): 16 B topic id, varint entryCount &lt;&lt; 1 | dense (count &gt; 0),
- *     dense (the partitions are exactly 0..entryCount-1): per partition, varint offset
- *     else, per entry (ascending partition): varint partition, varint offset
- *     offset: the group's first watermark as is, each later one as the zigzag of its difference
- *     from the one before (in 63 bits: {@link ClockLayout#offsetDelta})
- * [varint seqChannelCount (&gt; 0), only when flagged above]
+ * varint  head = tag &lt;&lt; 2 | offsetFlag &lt;&lt; 1 | seqFlag
+ *         tag: 0 = untagged, else the sender's task number + 1, then 8 B stage id, varint seq
+ * only when offsetFlag: topic groups (ascending signed UUID order), each 16 B topic id, then
+ *   varint  group = shape &lt;&lt; 1 | (1 when another group follows), shape:
+ *     entryCount &lt;&lt; 1 | 1   dense: the partitions are exactly 0..entryCount-1 (count &gt; 0); per partition, varint offset
+ *     partition &lt;&lt; 2 | 2    single: one entry, on a partition &gt; 0; varint offset
+ *     entryCount &lt;&lt; 2       sparse: any other group (count &gt; 1); per entry (ascending), varint partition, varint offset
+ *   offset: the group's first watermark as is, each later one as the zigzag of its difference
+ *   from the one before (in 63 bits: {@link ClockLayout#offsetDelta})
+ * only when seqFlag: varint seqChannelCount (&gt; 0),
  *   per channel (ascending): 16 B topic id, varint partition, varint senderCount (&gt; 0),
  *     per sender (ascending: stage id signed, then task): 8 B stage id, varint task, varint seqWatermark
  * </pre>
  *
- * <p>The two flags save the bytes a typical stamp would otherwise spend on structure: a stamp with
- * no sequence claims writes no sequence count, and a topic whose every partition up to the highest
- * is claimed (a fan-in of a whole topic) writes no partition numbers. A topic's partitions usually
- * advance together, so after its first watermark a group writes differences: a byte or two where
- * the offsets themselves take three to five. Where partitions lie far apart, a difference can take
- * one byte more than the larger watermark; docs/wire-format.md weighs the trade.
+ * <p>The bits above save the bytes a typical stamp would otherwise spend on structure: the head's
+ * flags and each group's last bit stand for a topic count and a sequence count, a topic whose every
+ * partition up to the highest is claimed (a fan-in of a whole topic) writes no partition numbers,
+ * and a group of one entry, the commonest, carries its partition in its header. Every section
+ * still says where it ends, so a stamp cut short is refused rather than read as fewer claims. A
+ * topic's partitions usually advance together, so after its first watermark a group writes
+ * differences: a byte or two where the offsets themselves take three to five. Where partitions lie
+ * far apart, a difference can take one byte more than the larger watermark; docs/wire-format.md
+ * weighs the trade.
  *
  * <p>Varints are unsigned LEB128 holding non-negative values (at most 63 bits; partitions and
  * task numbers at most 31). Decoding is strict, so that every stamp has exactly one encoding:
@@ -73,37 +78,37 @@ final class ClockCodec {
 
     private static void writeStamp(ClockWriter out, VectorClock clock, UUID sender, long seq) {
         out.write(VERSION);
+        long flags = (clock.offsetCount() > 0 ? 2 : 0) | (clock.seqCount() > 0 ? 1 : 0);
         if (sender == null) {
-            out.varint(0);
+            out.varint(flags);
         } else {
-            tag(out, sender, seq);
+            tag(out, sender, seq, flags);
         }
-        boolean seqsFollow = clock.seqCount() > 0;
-        writeOffsets(out, clock, seqsFollow);
-        if (seqsFollow) {
+        writeOffsets(out, clock);
+        if (clock.seqCount() > 0) {
             writeSeqs(out, clock);
         }
     }
 
-    private static void tag(ClockWriter out, UUID sender, long seq) {
+    private static void tag(ClockWriter out, UUID sender, long seq, long flags) {
         if (!Senders.compact(sender) || seq < 0) {
             throw new IllegalArgumentException("Not a sender tag; sender=" + sender + ", seq=" + seq
                     + "; a sender id carries a task number in [0, 2147483647] and a sequence is >= 0");
         }
-        out.varint(sender.getLeastSignificantBits() + 1);
+        out.varint(((sender.getLeastSignificantBits() + 1) << 2) | flags);
         out.long64(sender.getMostSignificantBits());
         out.varint(seq);
     }
 
-    private static void writeOffsets(ClockWriter out, VectorClock clock, boolean seqsFollow) {
-        out.varint(((long) ClockLayout.topicCount(clock) << 1) | (seqsFollow ? 1 : 0));
+    private static void writeOffsets(ClockWriter out, VectorClock clock) {
         for (int from = 0, to; from < clock.offsetCount(); from = to) {
             to = ClockLayout.topicEnd(clock, from);
-            boolean dense = ClockLayout.dense(clock, from, to);
+            long shape = ClockLayout.shape(clock, from, to);
+            boolean partitions = ClockLayout.sparse(shape);
             out.uuid(clock.channel(from).topicId());
-            out.varint(((long) (to - from) << 1) | (dense ? 1 : 0));
+            out.varint((shape << 1) | (to < clock.offsetCount() ? 1 : 0));
             for (int i = from; i < to; i++) {
-                if (!dense) {
+                if (partitions) {
                     out.varint(clock.channel(i).partition());
                 }
                 out.varint(ClockLayout.offsetValue(clock, from, i));
@@ -165,7 +170,8 @@ final class ClockCodec {
         UUID sender = null;
         long seq = -1;
         int at = in.position();
-        long tag = in.varint();
+        long head = in.varint();
+        long tag = head >>> 2;
         if (tag > 0) {
             if (tag - 1 > Integer.MAX_VALUE) {
                 throw new CorruptClockException("Sender task " + (tag - 1) + " out of range at byte " + at);
@@ -174,7 +180,10 @@ final class ClockCodec {
             seq = in.varint();
         }
         VectorClock clock = new VectorClock();
-        if (readOffsets(in, clock, channels)) {
+        if ((head & 2) == 2) {
+            readOffsets(in, clock, channels);
+        }
+        if ((head & 1) == 1) {
             readSeqs(in, clock, channels);
         }
         if (in.remaining() != 0) {
@@ -184,39 +193,37 @@ final class ClockCodec {
     }
 
     /**
-     * The offset section: topic groups in ascending id order, each non-empty and ascending by
-     * partition, in dense form exactly when its partitions are 0..n-1.
-     *
-     * @return whether a sequence section follows
+     * The offset section: topic groups in ascending id order until one says it is the last, each
+     * non-empty and ascending by partition, dense exactly when its partitions are 0..n-1 and single
+     * exactly when it is one entry on another partition.
      */
-    private static boolean readOffsets(ClockReader in, VectorClock clock, ChannelCache channels) {
-        long header = in.varint();
-        long topics = in.bounded(header >>> 1, 17);
+    private static void readOffsets(ClockReader in, VectorClock clock, ChannelCache channels) {
         UUID previousTopic = null;
-        for (long t = 0; t < topics; t++) {
+        long group;
+        do {
             UUID topic = channels.topic(in.long64(), in.long64());
             if (previousTopic != null && previousTopic.compareTo(topic) >= 0) {
                 throw new CorruptClockException("Offset topic groups unsorted or duplicated; topic=" + topic);
             }
             previousTopic = topic;
             int at = in.position();
-            long group = in.varint();
-            boolean dense = (group & 1) == 1;
-            long entries = in.bounded(group >>> 1, dense ? 1 : 2);
-            if (entries == 0) {
-                throw new CorruptClockException("Empty offset topic group at byte " + at);
-            }
-            if (dense) {
-                readDense(in, clock, channels, topic, entries);
+            group = in.varint();
+            long shape = group >>> 1;
+            if ((shape & 1) == 1) {
+                readDense(in, clock, channels, topic, in.bounded(shape >>> 1, 1), at);
+            } else if ((shape & 2) == 2) {
+                readSingle(in, clock, channels, topic, shape >>> 2, at);
             } else {
-                readSparse(in, clock, channels, topic, entries, at);
+                readSparse(in, clock, channels, topic, in.bounded(shape >>> 2, 2), at);
             }
-        }
-        return (header & 1) == 1;
+        } while ((group & 1) == 1);
     }
 
     private static void readDense(ClockReader in, VectorClock clock, ChannelCache channels, UUID topic,
-            long entries) {
+            long entries, int at) {
+        if (entries == 0) {
+            throw new CorruptClockException("Empty offset topic group at byte " + at);
+        }
         // entries is bounded by the remaining bytes (one per dense entry), so it fits a partition
         long offset = in.varint();
         clock.advanceTo(channels.channel(topic, 0), offset);
@@ -226,8 +233,23 @@ final class ClockCodec {
         }
     }
 
+    private static void readSingle(ClockReader in, VectorClock clock, ChannelCache channels, UUID topic,
+            long partition, int at) {
+        if (partition == 0) {
+            throw new CorruptClockException("Offset topic group of partitions 0..0 not in dense form at byte " + at);
+        }
+        if (partition > Integer.MAX_VALUE) {
+            throw new CorruptClockException("Partition " + partition + " out of range");
+        }
+        clock.advanceTo(channels.channel(topic, (int) partition), in.varint());
+    }
+
     private static void readSparse(ClockReader in, VectorClock clock, ChannelCache channels, UUID topic,
             long entries, int at) {
+        if (entries < 2) {
+            throw new CorruptClockException(entries == 0 ? "Empty offset topic group at byte " + at
+                    : "Offset topic group of one entry not in single form at byte " + at);
+        }
         Channel previous = null;
         long offset = 0;
         for (long i = 0; i < entries; i++) {

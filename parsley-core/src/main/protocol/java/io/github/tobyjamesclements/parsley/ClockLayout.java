@@ -4,7 +4,7 @@ import java.util.UUID;
 
 /**
  * The shape of a clock's encoding in wire format version 2 (docs/wire-format.md): where its
- * topic groups and sequence channels begin and end, whether a topic group is dense, and the exact
+ * topic groups and sequence channels begin and end, each topic group's header, and the exact
  * size in bytes, so the encoder writes into an array of the right length and never copies; and an
  * upper bound of that size from the claim counts alone, for the send path's reused buffer.
  *
@@ -16,8 +16,11 @@ final class ClockLayout {
 
     private static final int TOPIC_ID_BYTES = 16;
     private static final int STAGE_ID_BYTES = 8;
-    /** The longest varints of a value of at most 31 bits (a count, partition or tag) and of 63. */
-    private static final int MAX_VARINT_31 = 5;
+    /**
+     * The longest varints of a value of at most 35 bits (a count, a partition, or a stamp's head: a
+     * 32-bit tag and a flag) and of 63.
+     */
+    private static final int MAX_VARINT_35 = 5;
     private static final int MAX_VARINT_63 = 9;
 
     private ClockLayout() {
@@ -25,17 +28,18 @@ final class ClockLayout {
 
     /** The encoded length in bytes, version byte and sender tag included ({@code sender} null: untagged). */
     static int size(VectorClock clock, UUID sender, long seq) {
-        int bytes = 1 + (sender == null ? 1 : varintSize(sender.getLeastSignificantBits() + 1) + STAGE_ID_BYTES + varintSize(seq));
-        int topics = 0;
-        for (int from = 0, to; from < clock.offsetCount(); from = to, topics++) {
+        long tag = sender == null ? 0 : sender.getLeastSignificantBits() + 1;
+        int bytes = 1 + varintSize(tag << 2) + (sender == null ? 0 : STAGE_ID_BYTES + varintSize(seq));
+        for (int from = 0, to; from < clock.offsetCount(); from = to) {
             to = topicEnd(clock, from);
-            boolean dense = dense(clock, from, to);
-            bytes += TOPIC_ID_BYTES + varintSize(((long) (to - from) << 1) | 1);
+            long shape = shape(clock, from, to);
+            boolean partitions = sparse(shape);
+            bytes += TOPIC_ID_BYTES + varintSize(shape << 1);
             for (int i = from; i < to; i++) {
-                bytes += varintSize(offsetValue(clock, from, i)) + (dense ? 0 : varintSize(clock.channel(i).partition()));
+                bytes += varintSize(offsetValue(clock, from, i)) + (partitions ? varintSize(clock.channel(i).partition()) : 0);
             }
         }
-        return bytes + varintSize(((long) topics << 1) | 1) + seqBytes(clock);
+        return bytes + seqBytes(clock);
     }
 
     /**
@@ -44,19 +48,28 @@ final class ClockLayout {
      * exact length, and this costs nothing per claim, where {@link #size} walks them all.
      */
     static int bound(VectorClock clock) {
-        int header = 1 + MAX_VARINT_31 + STAGE_ID_BYTES + MAX_VARINT_63 + MAX_VARINT_63;
-        int perOffset = TOPIC_ID_BYTES + MAX_VARINT_31 + MAX_VARINT_31 + MAX_VARINT_63;
-        int perSeq = TOPIC_ID_BYTES + MAX_VARINT_31 + MAX_VARINT_31 + STAGE_ID_BYTES + MAX_VARINT_31 + MAX_VARINT_63;
-        return header + MAX_VARINT_31 + clock.offsetCount() * perOffset + clock.seqCount() * perSeq;
+        int header = 1 + MAX_VARINT_35 + STAGE_ID_BYTES + MAX_VARINT_63 + MAX_VARINT_63;
+        int perOffset = TOPIC_ID_BYTES + MAX_VARINT_35 + MAX_VARINT_35 + MAX_VARINT_63;
+        int perSeq = TOPIC_ID_BYTES + MAX_VARINT_35 + MAX_VARINT_35 + STAGE_ID_BYTES + MAX_VARINT_35 + MAX_VARINT_63;
+        return header + clock.offsetCount() * perOffset + clock.seqCount() * perSeq;
     }
 
-    /** The number of topic groups: topics named by offset claims. */
-    static int topicCount(VectorClock clock) {
-        int n = 0;
-        for (int from = 0; from < clock.offsetCount(); from = topicEnd(clock, from)) {
-            n++;
+    /**
+     * The shape of the topic group of claims {@code [from, to)}, as its header names it: dense
+     * ({@code n << 1 | 1}) when its partitions are exactly 0 to n-1, else single
+     * ({@code partition << 2 | 2}) when it has one entry, else sparse ({@code n << 2}).
+     */
+    static long shape(VectorClock clock, int from, int to) {
+        int entries = to - from;
+        if (dense(clock, from, to)) {
+            return ((long) entries << 1) | 1;
         }
-        return n;
+        return entries == 1 ? ((long) clock.channel(from).partition() << 2) | 2 : (long) entries << 2;
+    }
+
+    /** Whether a group of this shape writes a partition number before each offset. */
+    static boolean sparse(long shape) {
+        return (shape & 3) == 0;
     }
 
     /** The index after the last offset claim on the topic of claim {@code from}: the end of its group. */

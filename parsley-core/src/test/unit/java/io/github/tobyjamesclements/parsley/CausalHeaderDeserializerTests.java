@@ -52,12 +52,12 @@ class CausalHeaderDeserializerTests {
     @Test
     void corruptParsleyHeadersPrintAnErrorMarkerInsteadOfThrowing() {
         Headers headers = new RecordHeaders().add(CausalHeaders.CLOCK, new byte[] {0x01, 0, 0})
-                .add("trace", new byte[] {'t'}).add(CausalHeaders.CLOCK, new byte[] {0x02, 0, 1});
+                .add("trace", new byte[] {'t'}).add(CausalHeaders.CLOCK, new byte[] {0x02, 1});
 
         assertThat(printed(headers)).containsExactly(
                 "vc:<corrupt: Unknown clock version 1; this build reads version 2>",
                 "trace:t",
-                "vc:<corrupt: Clock truncated at byte 3; needed 1 more>");
+                "vc:<corrupt: Clock truncated at byte 2; needed 1 more>");
     }
 
     @Test

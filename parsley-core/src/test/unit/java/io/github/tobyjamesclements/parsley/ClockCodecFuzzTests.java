@@ -30,7 +30,8 @@ import org.junit.jupiter.api.Timeout.ThreadMode;
  * overwrites with varint edge bytes, duplicated segments) of valid encodings of random stamps, and
  * layouts written by an independent writer in this file that break exactly one canonical-form rule
  * (split or empty group, swapped groups or entries, duplicate entry, padded varint, version,
- * trailing bytes, a task number out of range): those must always be rejected, and the unbroken layout must equal the codec's
+ * trailing bytes, a task number out of range, a group in another shape than its own): those must
+ * always be rejected, and the unbroken layout must equal the codec's
  * bytes. A round-trip property covers the other direction: {@code decode(encode(s))} equals {@code s}
  * (also through one {@link ChannelCache} kept across the run, as a task keeps one),
  * equal clocks built in different orders encode to identical bytes, and the length matches the
@@ -385,7 +386,7 @@ class ClockCodecFuzzTests {
 
         static final String[] BREAKS = {"none", "split-group", "swap-groups", "swap-entries", "duplicate-entry",
             "empty-group", "non-minimal-varint", "version", "trailing-bytes", "task-out-of-range", "sparse-when-dense",
-            "empty-seq-section"};
+            "single-when-dense", "sparse-when-single", "empty-seq-section"};
 
         private final SplittableRandom random;
         private final List<List<Group>> sections = List.of(new ArrayList<>(), new ArrayList<>());
@@ -393,6 +394,8 @@ class ClockCodecFuzzTests {
         private int paddedVarint = -1;
         private byte[] trailing = new byte[0];
         private boolean sparseWhenDense;
+        private boolean singleWhenDense;
+        private boolean sparseWhenSingle;
         private boolean emptySeqSection;
         private final SendStamp stamp;
         private long taskExcess;
@@ -473,13 +476,26 @@ class ClockCodecFuzzTests {
                     if (stamp.sender() == null) {
                         return "none";
                     }
-                    taskExcess = random.nextLong(1L << 31, Long.MAX_VALUE - Integer.MAX_VALUE);
+                    // a tag beyond the largest task, yet small enough that the head (tag × 4) keeps 63 bits
+                    taskExcess = random.nextLong(1L << 31, 1L << 60);
                 }
                 case "sparse-when-dense" -> {
                     if (sections.get(0).stream().noneMatch(LayoutWriter::dense)) {
                         return "none";
                     }
                     sparseWhenDense = true;
+                }
+                case "single-when-dense" -> {
+                    if (sections.get(0).stream().noneMatch(g -> dense(g) && g.entries.size() == 1)) {
+                        return "none";
+                    }
+                    singleWhenDense = true;
+                }
+                case "sparse-when-single" -> {
+                    if (sections.get(0).stream().noneMatch(g -> !dense(g) && g.entries.size() == 1)) {
+                        return "none";
+                    }
+                    sparseWhenSingle = true;
                 }
                 case "empty-seq-section" -> {
                     if (!sections.get(1).isEmpty()) {
@@ -503,22 +519,30 @@ class ClockCodecFuzzTests {
             List<Long> varints = new ArrayList<>();
             List<Integer> varintSlots = new ArrayList<>();
             out.add(new byte[] {version});
+            boolean seqsFollow = !sections.get(1).isEmpty() || emptySeqSection;
+            long flags = (sections.get(0).isEmpty() ? 0 : 2) + (seqsFollow ? 1 : 0);
             if (stamp.sender() == null) {
-                slot(out, varints, varintSlots, 0);
+                slot(out, varints, varintSlots, flags);
             } else {
-                slot(out, varints, varintSlots, stamp.sender().getLeastSignificantBits() + 1 + taskExcess);
+                slot(out, varints, varintSlots, 4 * (stamp.sender().getLeastSignificantBits() + 1 + taskExcess) + flags);
                 out.add(stage(stamp.sender()));
                 slot(out, varints, varintSlots, stamp.seq());
             }
-            boolean seqsFollow = !sections.get(1).isEmpty() || emptySeqSection;
-            slot(out, varints, varintSlots, 2L * sections.get(0).size() + (seqsFollow ? 1 : 0));
-            for (Group g : sections.get(0)) {
+            for (int gi = 0; gi < sections.get(0).size(); gi++) {
+                Group g = sections.get(0).get(gi);
                 out.add(g.header);
-                boolean dense = dense(g) && !sparseWhenDense;
-                slot(out, varints, varintSlots, 2L * g.entries.size() + (dense ? 1 : 0));
+                int n = g.entries.size();
+                String shape = dense(g) ? (sparseWhenDense ? "sparse" : singleWhenDense && n == 1 ? "single" : "dense")
+                        : n == 1 && !sparseWhenSingle ? "single" : "sparse";
+                long header = switch (shape) {
+                    case "dense" -> 2L * n + 1;
+                    case "single" -> 4L * g.entries.get(0).partition + 2;
+                    default -> 4L * n;
+                };
+                slot(out, varints, varintSlots, 2 * header + (gi < sections.get(0).size() - 1 ? 1 : 0));
                 Entry previous = null;
                 for (Entry e : g.entries) {
-                    if (!dense) {
+                    if (shape.equals("sparse")) {
                         slot(out, varints, varintSlots, e.partition);
                     }
                     slot(out, varints, varintSlots, previous == null ? e.value : zigzag63(previous.value, e.value));
@@ -626,15 +650,20 @@ class ClockCodecFuzzTests {
         clock.offsets().entrySet().forEach(e -> topics.computeIfAbsent(e.getKey().topicId(), t -> new ArrayList<>()).add(e));
         Map<Channel, List<SeqKey>> channels = new TreeMap<>();
         clock.seqs().forEach((k, s) -> channels.computeIfAbsent(k.channel(), c -> new ArrayList<>()).add(k));
-        int size = 1 + varintLength(2L * topics.size() + 1) + (channels.isEmpty() ? 0 : varintLength(channels.size()));
-        size += stamp.sender() == null ? 1
-                : varintLength(stamp.sender().getLeastSignificantBits() + 1) + 8 + varintLength(stamp.seq());
+        long tag = stamp.sender() == null ? 0 : stamp.sender().getLeastSignificantBits() + 1;
+        long flags = (topics.isEmpty() ? 0 : 2) + (channels.isEmpty() ? 0 : 1);
+        int size = 1 + varintLength(4 * tag + flags) + (channels.isEmpty() ? 0 : varintLength(channels.size()));
+        size += stamp.sender() == null ? 0 : 8 + varintLength(stamp.seq());
+        int groupsLeft = topics.size();
         for (List<Map.Entry<Channel, Long>> group : topics.values()) {
-            boolean dense = group.get(group.size() - 1).getKey().partition() == group.size() - 1;
-            size += 16 + varintLength(2L * group.size() + 1);
+            int n = group.size();
+            boolean dense = group.get(n - 1).getKey().partition() == n - 1;
+            boolean single = !dense && n == 1;
+            long shape = dense ? 2L * n + 1 : single ? 4L * group.get(0).getKey().partition() + 2 : 4L * n;
+            size += 16 + varintLength(2 * shape + (--groupsLeft > 0 ? 1 : 0));
             Long previous = null;
             for (Map.Entry<Channel, Long> e : group) {
-                size += (dense ? 0 : varintLength(e.getKey().partition()))
+                size += (dense || single ? 0 : varintLength(e.getKey().partition()))
                         + varintLength(previous == null ? e.getValue() : zigzag63(previous, e.getValue()));
                 previous = e.getValue();
             }

@@ -33,7 +33,20 @@ class ClockCodecRejectionTests {
 
     @Test
     void truncationInsideAVarintNamesTheByte() {
-        assertRejected("02 00 02 " + T1_HEX + " 02 07 80", "Clock truncated at byte 22; needed 1 more");
+        assertRejected("02 02 " + T1_HEX + " 3C 80", "Clock truncated at byte 20; needed 1 more");
+    }
+
+    @Test
+    void aGroupThatSaysAnotherFollowsCannotEndTheClock() {
+        // ONE_OFFSET with its group's more bit set: a stamp cut after a whole group is refused, never read as fewer claims
+        assertRejected("02 02 " + T1_HEX + " 3D 2A", "Clock truncated at byte 20; needed 8 more");
+        assertRejected(STAMPED.hex().replace(" 3C ", " 3D "), "Clock truncated at byte 30; needed 8 more");
+    }
+
+    @Test
+    void aFlaggedOffsetSectionMustHoldAGroup() {
+        assertRejected("02 02", "Clock truncated at byte 2; needed 8 more");
+        assertRejected("02 12 " + S1_STAGE_HEX + " AC02", "Clock truncated at byte 12; needed 8 more");
     }
 
     // Version, tag and framing ----------------------------------------------------------------
@@ -53,7 +66,7 @@ class ClockCodecRejectionTests {
 
     @Test
     void trailingBytesAreRejected() {
-        assertRejected("02 00 00 00", "1 trailing bytes after clock");
+        assertRejected("02 00 00", "1 trailing bytes after clock");
         assertRejected(ONE_OFFSET.hex() + " FFFF", "2 trailing bytes after clock");
         assertRejected(STAMPED.hex() + " 00", "1 trailing bytes after clock");
     }
@@ -66,7 +79,8 @@ class ClockCodecRejectionTests {
 
     @Test
     void tagAboveTheLargestTaskIsRejected() {
-        assertRejected("02 8180808008 " + S1_STAGE_HEX + " 00 00", "Sender task 2147483648 out of range at byte 1");
+        // head = tag 2147483649 × 4: the task 2147483648, one past the largest
+        assertRejected("02 8480808020 " + S1_STAGE_HEX + " 00", "Sender task 2147483648 out of range at byte 1");
     }
 
     @Test
@@ -102,119 +116,128 @@ class ClockCodecRejectionTests {
 
     @Test
     void nonMinimalVarintIsRejectedWherever() {
-        assertRejected("02 8000 00 00", "Non-minimal varint at byte 2");
-        assertRejected("02 00 8000 00", "Non-minimal varint at byte 3");
-        assertRejected("02 00 808000 00", "Non-minimal varint at byte 4");
-        assertRejected("02 00 FF00", "Non-minimal varint at byte 3");
-        assertRejected("02 00 02 " + T1_HEX + " 02 8700 2A", "Non-minimal varint at byte 21");
-        assertRejected("02 00 02 " + T1_HEX + " 02 07 AA00", "Non-minimal varint at byte 22");
-        assertRejected("02 00 02 " + T1_HEX + " 8300 00", "Non-minimal varint at byte 20");
-        assertRejected("02 00 02 " + T1_HEX + " 03 AA00", "Non-minimal varint at byte 21");
-        assertRejected("02 00 01 8000", "Non-minimal varint at byte 4");
-        assertRejected("02 00 01 01 " + T1_HEX + " 07 01 " + S1_HEX + " 8900", "Non-minimal varint at byte 32");
-        assertRejected("02 00 01 01 " + T1_HEX + " 07 01 " + S1_STAGE_HEX + " 8300 00", "Non-minimal varint at byte 31");
-        assertRejected("02 04 " + S1_STAGE_HEX + " 8A00 00 00", "Non-minimal varint at byte 11");
+        assertRejected("02 8000", "Non-minimal varint at byte 2");
+        assertRejected("02 808000", "Non-minimal varint at byte 3");
+        assertRejected("02 FF00", "Non-minimal varint at byte 2");
+        assertRejected("02 02 " + T1_HEX + " BC00 2A", "Non-minimal varint at byte 19");
+        assertRejected("02 02 " + T1_HEX + " 3C AA00", "Non-minimal varint at byte 20");
+        assertRejected("02 02 " + T1_HEX + " 10 8700 2A 09 01", "Non-minimal varint at byte 20");
+        assertRejected("02 02 " + T1_HEX + " 06 AA00", "Non-minimal varint at byte 20");
+        assertRejected("02 01 8000", "Non-minimal varint at byte 3");
+        assertRejected("02 01 01 " + T1_HEX + " 07 01 " + S1_HEX + " 8900", "Non-minimal varint at byte 31");
+        assertRejected("02 01 01 " + T1_HEX + " 07 01 " + S1_STAGE_HEX + " 8300 00", "Non-minimal varint at byte 30");
+        assertRejected("02 10 " + S1_STAGE_HEX + " 8A00", "Non-minimal varint at byte 11");
     }
 
     @Test
     void varintOverSixtyThreeBitsIsRejected() {
-        assertRejected("02 00 80808080808080808001 00", "Varint exceeds 63 bits at byte 11");
-        assertRejected("02 00 01 01 " + T1_HEX + " 07 01 " + S1_HEX + " FFFFFFFFFFFFFFFFFF01",
-                "Varint exceeds 63 bits at byte 40");
-        assertRejected("02 04 " + S1_STAGE_HEX + " FFFFFFFFFFFFFFFFFF01 00 00", "Varint exceeds 63 bits at byte 19");
+        assertRejected("02 80808080808080808001", "Varint exceeds 63 bits at byte 10");
+        assertRejected("02 01 01 " + T1_HEX + " 07 01 " + S1_HEX + " FFFFFFFFFFFFFFFFFF01",
+                "Varint exceeds 63 bits at byte 39");
+        assertRejected("02 10 " + S1_STAGE_HEX + " FFFFFFFFFFFFFFFFFF01", "Varint exceeds 63 bits at byte 19");
     }
 
     @Test
     void partitionAndTaskOverIntRangeAreRejected() {
-        assertRejected("02 00 02 " + T1_HEX + " 02 8080808008 00", "Partition 2147483648 out of range");
-        assertRejected("02 00 01 01 " + T1_HEX + " FFFFFFFF0F 01 " + S1_HEX + " 00", "Partition 4294967295 out of range");
-        assertRejected("02 00 01 01 " + T1_HEX + " 07 01 " + S1_STAGE_HEX + " 8080808008 00",
-                "Sender task 2147483648 out of range at byte 30");
+        assertRejected("02 02 " + T1_HEX + " 10 8080808008 00 09 00", "Partition 2147483648 out of range");
+        // a single group's header: partition 2147483648 × 4 + 2, then the last-group bit
+        assertRejected("02 02 " + T1_HEX + " 8480808040 00", "Partition 2147483648 out of range");
+        assertRejected("02 01 01 " + T1_HEX + " FFFFFFFF0F 01 " + S1_HEX + " 00", "Partition 4294967295 out of range");
+        assertRejected("02 01 01 " + T1_HEX + " 07 01 " + S1_STAGE_HEX + " 8080808008 00",
+                "Sender task 2147483648 out of range at byte 29");
     }
 
     // Offset section order ------------------------------------------------------------------
 
     @Test
     void unsortedTopicsAreRejected() {
-        assertRejected("02 00 04 " + T1_HEX + " 03 00  " + T_NEG_HEX + " 03 00",
+        assertRejected("02 02 " + T1_HEX + " 07 00  " + T_NEG_HEX + " 06 00",
                 "Offset topic groups unsorted or duplicated; topic=80000000-0000-0000-0000-000000000001");
     }
 
     @Test
     void unsignedTopicOrderIsRejected() {
         // Unsigned byte order would put T_ONE (0000…) first; Java's signed order puts T_NEG first.
-        assertRejected("02 00 04 " + T_ONE_HEX + " 03 00  " + T_NEG_HEX + " 03 00",
+        assertRejected("02 02 " + T_ONE_HEX + " 07 00  " + T_NEG_HEX + " 06 00",
                 "Offset topic groups unsorted or duplicated; topic=80000000-0000-0000-0000-000000000001");
     }
 
     @Test
     void duplicateTopicGroupIsRejectedEvenWithAscendingPartitions() {
-        assertRejected("02 00 04 " + T1_HEX + " 03 00  " + T1_HEX + " 02 01 00",
+        assertRejected("02 02 " + T1_HEX + " 07 00  " + T1_HEX + " 0C 00",
                 "Offset topic groups unsorted or duplicated; topic=01020304-0506-0708-090a-0b0c0d0e0f10");
     }
 
     @Test
     void unsortedPartitionsAreRejected() {
-        assertRejected("02 00 02 " + T1_HEX + " 04 05 00 03 00", "Offset entries unsorted or duplicated at 01020304:3");
+        assertRejected("02 02 " + T1_HEX + " 10 05 00 03 00", "Offset entries unsorted or duplicated at 01020304:3");
     }
 
     @Test
     void duplicatePartitionsAreRejected() {
-        assertRejected("02 00 02 " + T1_HEX + " 04 05 00 05 01", "Offset entries unsorted or duplicated at 01020304:5");
+        assertRejected("02 02 " + T1_HEX + " 10 05 00 05 01", "Offset entries unsorted or duplicated at 01020304:5");
     }
 
     @Test
     void emptyTopicGroupIsRejected() {
-        assertRejected("02 00 02 " + T1_HEX + " 00", "Empty offset topic group at byte 19");
-        assertRejected("02 00 02 " + T1_HEX + " 01", "Empty offset topic group at byte 19");
+        assertRejected("02 02 " + T1_HEX + " 00", "Empty offset topic group at byte 18");
+        assertRejected("02 02 " + T1_HEX + " 02", "Empty offset topic group at byte 18");
+        assertRejected("02 02 " + T1_HEX + " 03", "Empty offset topic group at byte 18");
     }
 
     @Test
     void aGroupOfPartitionsFromZeroUpMustBeDense() {
-        assertRejected("02 00 02 " + T1_HEX + " 04 00 05 01 06", "Offset topic group of partitions 0..1 not in dense form at byte 19");
-        assertRejected("02 00 02 " + T1_HEX + " 02 00 05", "Offset topic group of partitions 0..0 not in dense form at byte 19");
-        assertThat(ClockCodec.decode(hex("02 00 02 " + T1_HEX + " 04 01 05 02 06")).offsets()).hasSize(2);
+        assertRejected("02 02 " + T1_HEX + " 10 00 05 01 06", "Offset topic group of partitions 0..1 not in dense form at byte 18");
+        assertRejected("02 02 " + T1_HEX + " 04 05", "Offset topic group of partitions 0..0 not in dense form at byte 18");
+        assertThat(ClockCodec.decode(hex("02 02 " + T1_HEX + " 10 01 05 02 06")).offsets()).hasSize(2);
+    }
+
+    @Test
+    void aGroupOfOneEntryMustBeSingleOrDense() {
+        assertRejected("02 02 " + T1_HEX + " 08 07 2A", "Offset topic group of one entry not in single form at byte 18");
+        assertRejected("02 02 " + T1_HEX + " 08 00 05", "Offset topic group of one entry not in single form at byte 18");
+        assertThat(ClockCodec.decode(hex("02 02 " + T1_HEX + " 3C 2A"))).isEqualTo(ONE_OFFSET.clock().get());
     }
 
     @Test
     void aFlaggedSequenceSectionMustNotBeEmpty() {
-        assertRejected("02 00 01 00", "Empty sequence section at byte 3; the flag says one follows");
-        assertRejected("02 00 01", "Clock truncated at byte 3; needed 1 more");
+        assertRejected("02 01 00", "Empty sequence section at byte 2; the flag says one follows");
+        assertRejected("02 01", "Clock truncated at byte 2; needed 1 more");
     }
 
     // Sequence section order ----------------------------------------------------------------
 
     @Test
     void emptySenderGroupIsRejected() {
-        assertRejected("02 00 01 02 " + T1_HEX + " 07 00  " + T1_HEX + " 08 01 " + S1_HEX + " 00",
+        assertRejected("02 01 02 " + T1_HEX + " 07 00  " + T1_HEX + " 08 01 " + S1_HEX + " 00",
                 "Empty sequence channel group at 01020304:7");
     }
 
     @Test
     void unsortedSequenceChannelsAreRejected() {
-        assertRejected("02 00 01 02 " + T1_HEX + " 08 01 " + S1_HEX + " 00  " + T1_HEX + " 07 01 " + S1_HEX + " 00",
+        assertRejected("02 01 02 " + T1_HEX + " 08 01 " + S1_HEX + " 00  " + T1_HEX + " 07 01 " + S1_HEX + " 00",
                 "Sequence channels unsorted or duplicated at 01020304:7");
-        assertRejected("02 00 01 02 " + T1_HEX + " 00 01 " + S1_HEX + " 00  " + T_NEG_HEX + " 00 01 " + S1_HEX + " 00",
+        assertRejected("02 01 02 " + T1_HEX + " 00 01 " + S1_HEX + " 00  " + T_NEG_HEX + " 00 01 " + S1_HEX + " 00",
                 "Sequence channels unsorted or duplicated at 80000000:0");
     }
 
     @Test
     void duplicateSequenceChannelsAreRejected() {
-        assertRejected("02 00 01 02 " + T1_HEX + " 07 01 " + S1_HEX + " 00  " + T1_HEX + " 07 01 " + S1_HEX + " 01",
+        assertRejected("02 01 02 " + T1_HEX + " 07 01 " + S1_HEX + " 00  " + T1_HEX + " 07 01 " + S1_HEX + " 01",
                 "Sequence channels unsorted or duplicated at 01020304:7");
     }
 
     @Test
     void unsortedSendersAreRejected() {
-        assertRejected("02 00 01 01 " + T1_HEX + " 07 02 " + S1_HEX + " 00 " + S_NEG_HEX + " 00",
+        assertRejected("02 01 01 " + T1_HEX + " 07 02 " + S1_HEX + " 00 " + S_NEG_HEX + " 00",
                 "Sequence entries unsorted or duplicated at 01020304:7/f0000000#0");
-        assertRejected("02 00 01 01 " + T1_HEX + " 07 02 " + S1_TASK_200_HEX + " 00 " + S1_HEX + " 00",
+        assertRejected("02 01 01 " + T1_HEX + " 07 02 " + S1_TASK_200_HEX + " 00 " + S1_HEX + " 00",
                 "Sequence entries unsorted or duplicated at 01020304:7/11121314#3");
     }
 
     @Test
     void duplicateSendersAreRejected() {
-        assertRejected("02 00 01 01 " + T1_HEX + " 07 02 " + S1_HEX + " 00 " + S1_HEX + " 01",
+        assertRejected("02 01 01 " + T1_HEX + " 07 02 " + S1_HEX + " 00 " + S1_HEX + " 01",
                 "Sequence entries unsorted or duplicated at 01020304:7/11121314#3");
     }
 
@@ -222,12 +245,12 @@ class ClockCodecRejectionTests {
 
     @Test
     void countsLargerThanTheRemainingBytesAreRejectedBeforeReading() {
-        assertRejected("02 00 0A 00", "Count 5 exceeds the 1 remaining bytes");
-        assertRejected("02 00 02 " + T1_HEX + " FE01 00", "Count 127 exceeds the 1 remaining bytes");
-        assertRejected("02 00 02 " + T1_HEX + " 05 00", "Count 2 exceeds the 1 remaining bytes");
-        assertRejected("02 00 FFFFFFFFFFFFFFFF7F", "Count 4611686018427387903 exceeds the 0 remaining bytes");
-        assertRejected("02 00 01 02 " + T1_HEX + " 07 01 " + S1_HEX + " 00", "Count 2 exceeds the 28 remaining bytes");
-        assertRejected("02 00 01 01 " + T1_HEX + " 07 05 " + S1_HEX + " 00", "Count 5 exceeds the 10 remaining bytes");
+        assertRejected("02 02 " + T1_HEX + " FE03 00", "Count 127 exceeds the 1 remaining bytes");
+        assertRejected("02 02 " + T1_HEX + " 0A 00", "Count 2 exceeds the 1 remaining bytes");
+        assertRejected("02 02 " + T1_HEX + " 28 00 00 00", "Count 5 exceeds the 3 remaining bytes");
+        assertRejected("02 02 " + T1_HEX + " FFFFFFFFFFFFFFFF7F", "Count 2305843009213693951 exceeds the 0 remaining bytes");
+        assertRejected("02 01 02 " + T1_HEX + " 07 01 " + S1_HEX + " 00", "Count 2 exceeds the 28 remaining bytes");
+        assertRejected("02 01 01 " + T1_HEX + " 07 05 " + S1_HEX + " 00", "Count 5 exceeds the 10 remaining bytes");
     }
 
     private static void assertRejected(String hex, String message) {

@@ -18,12 +18,13 @@ import org.junit.jupiter.params.provider.MethodSource;
  * each is rejected. The other rejections are in {@link ClockCodecRejectionTests}.
  *
  * <p>Every hex literal below was written by hand from the layout, never produced by the encoder:
- * {@code u8 version 02, varint tag (0 = untagged, else task + 1, then 8 B stage id, varint seq),
- * varint topicCount × 2 + seqFlag, per topic (16 B id, varint entryCount × 2 + dense, per entry
- * [varint partition unless dense], varint offset: the first as is, each later one the zigzag of its
- * difference from the one before, in 63 bits), [varint channelCount, per channel (16 B id, varint
- * partition, varint senderCount, per sender 8 B stage id, varint task, varint seq)]}. Varints are
- * unsigned LEB128, low group first.
+ * {@code u8 version 02, varint head = tag × 4 + offsetFlag × 2 + seqFlag (tag 0 = untagged, else
+ * task + 1, then 8 B stage id, varint seq), [per topic (16 B id, varint group = shape × 2 + more,
+ * shape dense n × 2 + 1 | single partition × 4 + 2 | sparse n × 4, per entry [varint partition
+ * when sparse], varint offset: the first as is, each later one the zigzag of its difference from
+ * the one before, in 63 bits)], [varint channelCount, per channel (16 B id, varint partition,
+ * varint senderCount, per sender 8 B stage id, varint task, varint seq)]}. Varints are unsigned
+ * LEB128, low group first.
  */
 class ClockCodecTests {
 
@@ -46,21 +47,21 @@ class ClockCodecTests {
     static final UUID S1_TASK_200 = new UUID(0x1112131415161718L, 200);
     static final String S1_TASK_200_HEX = S1_STAGE_HEX + " C801";
 
-    static final Golden EMPTY = new Golden("empty", "02 00 00", VectorClock::new);
+    static final Golden EMPTY = new Golden("empty", "02 00", VectorClock::new);
 
     static final Golden ONE_OFFSET = new Golden("one offset entry",
-            "02 00 02 " + T1_HEX + " 02 07 2A",
+            "02 02 " + T1_HEX + " 3C 2A",
             () -> new VectorClock().advanceTo(ch(T1, 7), 42));
 
     /** Offsets 0, 127, 128, 16383: differences +127 (zigzag 254), +1 (2), +16255 (32510). */
     static final Golden PARTITIONS = new Golden("several partitions of one topic",
-            "02 00 02 " + T1_HEX + " 08  00 00  01 FE01  05 02  AC02 FEFD01",
+            "02 02 " + T1_HEX + " 20  00 00  01 FE01  05 02  AC02 FEFD01",
             () -> new VectorClock().advanceTo(ch(T1, 300), 16383).advanceTo(ch(T1, 0), 0)
                     .advanceTo(ch(T1, 5), 128).advanceTo(ch(T1, 1), 127));
 
     static final Golden TOPICS = new Golden("several topics in signed UUID order",
-            "02 00 08 " + T_NEG_HEX + " 03 01  " + T_LSB_NEG_HEX + " 02 02 03  " + T_ONE_HEX + " 03 FF7F  "
-                    + T1_HEX + " 02 07 808001",
+            "02 02 " + T_NEG_HEX + " 07 01  " + T_LSB_NEG_HEX + " 15 03  " + T_ONE_HEX + " 07 FF7F  "
+                    + T1_HEX + " 3C 808001",
             () -> new VectorClock().advanceTo(ch(T1, 7), 16384).advanceTo(ch(T_ONE, 0), 16383)
                     .advanceTo(ch(T_LSB_NEG, 2), 3).advanceTo(ch(T_NEG, 0), 1));
 
@@ -69,7 +70,7 @@ class ClockCodecTests {
      * +8191, +8192 and -32767, whose zigzags take three, two, three and three bytes.
      */
     static final Golden MULTI_BYTE = new Golden("multi-byte varints up to the largest partition and offset",
-            "02 00 02 " + T1_HEX + " 0A  7F FFFFFFFFFFFFFFFF7F  8001 828002  FF7F FE7F  808001 808001"
+            "02 02 " + T1_HEX + " 28  7F FFFFFFFFFFFFFFFF7F  8001 828002  FF7F FE7F  808001 808001"
                     + "  FFFFFFFF07 FDFF03",
             () -> new VectorClock().advanceTo(ch(T1, 127), Long.MAX_VALUE).advanceTo(ch(T1, 128), 16384)
                     .advanceTo(ch(T1, 16383), 16384 + 8191).advanceTo(ch(T1, 16384), 16384 + 8191 + 8192)
@@ -81,7 +82,7 @@ class ClockCodecTests {
      * -(2^62 - 1) (zigzag 2^63 - 3).
      */
     static final Golden WRAP = new Golden("offset differences that wrap around 63 bits",
-            "02 00 02 " + T1_HEX + " 0D  00 01 02 FFFFFFFFFFFFFFFF7F 01 FDFFFFFFFFFFFFFF7F",
+            "02 02 " + T1_HEX + " 1A  00 01 02 FFFFFFFFFFFFFFFF7F 01 FDFFFFFFFFFFFFFF7F",
             () -> new VectorClock().advanceTo(ch(T1, 0), 0).advanceTo(ch(T1, 1), Long.MAX_VALUE)
                     .advanceTo(ch(T1, 2), 0).advanceTo(ch(T1, 3), 1L << 62).advanceTo(ch(T1, 4), (1L << 62) - 1)
                     .advanceTo(ch(T1, 5), 0));
@@ -103,8 +104,17 @@ class ClockCodecTests {
         return c;
     });
 
+    /**
+     * Single groups at the edges of a one-byte header: partition 15 (shape 62, header 7D with the
+     * more bit), 16 (133: two bytes) and the largest partition (2^34 - 4: five bytes).
+     */
+    static final Golden SINGLES = new Golden("single groups whose headers take one, two and five bytes",
+            "02 02 " + T_NEG_HEX + " 7D 01  " + T_ONE_HEX + " 8501 02  " + T1_HEX + " FCFFFFFF3F 05",
+            () -> new VectorClock().advanceTo(ch(T1, Integer.MAX_VALUE), 5).advanceTo(ch(T_ONE, 16), 2)
+                    .advanceTo(ch(T_NEG, 15), 1));
+
     static final Golden SEQS = new Golden("sequence entries with several senders and channels",
-            "02 00 01 03  " + T_NEG_HEX + " 00 01 " + S1_HEX + " 05  "
+            "02 01 03  " + T_NEG_HEX + " 00 01 " + S1_HEX + " 05  "
                     + T1_HEX + " 07 03 " + S_NEG_HEX + " 00 " + S1_HEX + " 09 " + S1_TASK_200_HEX + " 01  "
                     + T1_HEX + " 08 01 " + S1_HEX + " 8001",
             () -> new VectorClock().advanceSeq(key(T1, 8, S1), 128).advanceSeq(key(T1, 7, S1), 9)
@@ -112,12 +122,12 @@ class ClockCodecTests {
                     .advanceSeq(key(T_NEG, 0, S1), 5));
 
     static final Golden SEQ_MULTI_BYTE = new Golden("a sequence entry with the largest partition, task and seq",
-            "02 00 01 01 " + T1_HEX + " FFFFFFFF07 01 " + S1_STAGE_HEX + " FFFFFFFF07 FFFFFFFFFFFFFFFF7F",
+            "02 01 01 " + T1_HEX + " FFFFFFFF07 01 " + S1_STAGE_HEX + " FFFFFFFF07 FFFFFFFFFFFFFFFF7F",
             () -> new VectorClock().advanceSeq(key(T1, Integer.MAX_VALUE, new UUID(0x1112131415161718L,
                     Integer.MAX_VALUE)), Long.MAX_VALUE));
 
     static final Golden MIXED_WIDE = new Golden("offset and sequence entries over several topics",
-            "02 00 05  " + T_NEG_HEX + " 03 AC02  " + T1_HEX + " 02 07 2A  "
+            "02 03  " + T_NEG_HEX + " 07 AC02  " + T1_HEX + " 3C 2A  "
                     + "02  " + T_ONE_HEX + " 03 02 " + S_NEG_HEX + " 01 " + S1_HEX + " 02  "
                     + T1_HEX + " 00 01 " + S1_HEX + " 808001",
             () -> new VectorClock().advanceSeq(key(T1, 0, S1), 16384).advanceSeq(key(T_ONE, 3, S1), 2)
@@ -125,34 +135,34 @@ class ClockCodecTests {
 
     /** A stage emission with nothing to claim: sender S_NEG (task 0), seq 0. */
     static final Golden TAGGED_EMPTY = new Golden("a sender tag and an empty clock",
-            "02 01 F000000000000000 00  00", VectorClock::new, S_NEG, 0);
+            "02 04 F000000000000000 00", VectorClock::new, S_NEG, 0);
 
     /** The first worked example of docs/wire-format.md: a single-source copy's stamp. */
     static final Golden STAMPED = new Golden("a sender tag and one offset entry",
-            "02 04 " + S1_STAGE_HEX + " AC02  02 " + T1_HEX + " 02 07 2A",
+            "02 12 " + S1_STAGE_HEX + " AC02  " + T1_HEX + " 3C 2A",
             () -> new VectorClock().advanceTo(ch(T1, 7), 42), S1, 300);
 
     /**
      * The two-source worked example of docs/wire-format.md: a whole topic, dense, its offsets 12500
      * then differences -10, +23, -12 (zigzag 19, 46, 23), and one entry of another.
      */
-    static final Golden TWO_SOURCE = new Golden("a sender tag, a dense topic group and a sparse one",
-            "02 04 " + S1_STAGE_HEX + " AC02  04 " + T1_HEX + " 09 D461 13 2E 17  "
-                    + "2122232425262728292A2B2C2D2E2F30 02 02 F02E",
+    static final Golden TWO_SOURCE = new Golden("a sender tag, a dense topic group and a single one",
+            "02 12 " + S1_STAGE_HEX + " AC02  " + T1_HEX + " 13 D461 13 2E 17  "
+                    + "2122232425262728292A2B2C2D2E2F30 14 F02E",
             () -> new VectorClock().advanceTo(ch(T1, 0), 12_500).advanceTo(ch(T1, 1), 12_490)
                     .advanceTo(ch(T1, 2), 12_513).advanceTo(ch(T1, 3), 12_501)
                     .advanceTo(ch(UUID.fromString("21222324-2526-2728-292a-2b2c2d2e2f30"), 2), 6_000), S1, 300);
 
     /** The second worked example of docs/wire-format.md: a sender tag, an offset claim and a sequence claim. */
     static final Golden MIXED = new Golden("a sender tag, one offset entry and one sequence entry",
-            "02 04 " + S1_STAGE_HEX + " 0A  03 " + T1_HEX + " 02 07 2A  01 " + T1_HEX + " 08 01 " + S_NEG_HEX + " 09",
+            "02 13 " + S1_STAGE_HEX + " 0A  " + T1_HEX + " 3C 2A  01 " + T1_HEX + " 08 01 " + S_NEG_HEX + " 09",
             () -> new VectorClock().advanceTo(ch(T1, 7), 42).advanceSeq(key(T1, 8, S_NEG), 9), S1, 10);
 
     static final Golden TAGGED_LARGEST = new Golden("the largest task number and sequence in a tag",
-            "02 8080808008 " + S1_STAGE_HEX + " FFFFFFFFFFFFFFFF7F  00", VectorClock::new,
+            "02 8080808020 " + S1_STAGE_HEX + " FFFFFFFFFFFFFFFF7F", VectorClock::new,
             new UUID(0x1112131415161718L, Integer.MAX_VALUE), Long.MAX_VALUE);
 
-    static final List<Golden> UNTAGGED = List.of(EMPTY, ONE_OFFSET, PARTITIONS, TOPICS, MULTI_BYTE, WRAP, WIDE, WIDE_SPARSE, SEQS,
+    static final List<Golden> UNTAGGED = List.of(EMPTY, ONE_OFFSET, PARTITIONS, TOPICS, MULTI_BYTE, WRAP, WIDE, WIDE_SPARSE, SINGLES, SEQS,
             SEQ_MULTI_BYTE, MIXED_WIDE);
 
     static final List<Golden> GOLDENS = Stream.concat(UNTAGGED.stream(),
@@ -183,15 +193,20 @@ class ClockCodecTests {
     }
 
     @Test
-    void emptyClockIsVersionUntaggedAndAZeroSectionHeader() {
+    void emptyClockIsVersionAndAHeadWithoutTagOrFlags() {
         assertGolden(EMPTY);
-        assertThat(EMPTY.bytes()).hasSize(3);
+        assertThat(EMPTY.bytes()).hasSize(2);
     }
 
     @Test
-    void oneOffsetEntryIsTwentyTwoBytes() {
+    void oneOffsetEntryIsTwentyBytes() {
         assertGolden(ONE_OFFSET);
-        assertThat(ONE_OFFSET.bytes()).hasSize(22);
+        assertThat(ONE_OFFSET.bytes()).hasSize(20);
+    }
+
+    @Test
+    void aSingleGroupCarriesItsPartitionInItsHeader() {
+        assertGolden(SINGLES);
     }
 
     @Test
@@ -220,9 +235,9 @@ class ClockCodecTests {
     @Test
     void entryCountAbove63TakesTwoBytesAndADenseGroupNoPartitions() {
         assertGolden(WIDE);
-        assertThat(WIDE.bytes()).hasSize(1 + 1 + 1 + 16 + 2 + 128);
+        assertThat(WIDE.bytes()).hasSize(1 + 1 + 16 + 2 + 128);
         assertGolden(WIDE_SPARSE);
-        assertThat(WIDE_SPARSE.bytes()).hasSize(1 + 1 + 1 + 16 + 2 + 127 * 2 + 3);
+        assertThat(WIDE_SPARSE.bytes()).hasSize(1 + 1 + 16 + 2 + 127 * 2 + 3);
     }
 
     @Test
@@ -243,27 +258,27 @@ class ClockCodecTests {
     }
 
     @Test
-    void taggedEmptyClockIsTwelveBytes() {
+    void taggedEmptyClockIsElevenBytes() {
         assertGolden(TAGGED_EMPTY);
-        assertThat(TAGGED_EMPTY.bytes()).hasSize(12);
+        assertThat(TAGGED_EMPTY.bytes()).hasSize(11);
     }
 
     @Test
-    void singleSourceStampIsThirtyTwoBytes() {
+    void singleSourceStampIsThirtyBytes() {
         assertGolden(STAMPED);
-        assertThat(STAMPED.bytes()).hasSize(32);
+        assertThat(STAMPED.bytes()).hasSize(30);
     }
 
     @Test
-    void twoSourceStampIsFiftyFiveBytes() {
+    void twoSourceStampIsFiftyThreeBytes() {
         assertGolden(TWO_SOURCE);
-        assertThat(TWO_SOURCE.bytes()).hasSize(55);
+        assertThat(TWO_SOURCE.bytes()).hasSize(53);
     }
 
     @Test
-    void mixedStampIsSixtyBytes() {
+    void mixedStampIsFiftyEightBytes() {
         assertGolden(MIXED);
-        assertThat(MIXED.bytes()).hasSize(60);
+        assertThat(MIXED.bytes()).hasSize(58);
     }
 
     @Test
@@ -303,7 +318,7 @@ class ClockCodecTests {
     }
 
     private static String wideSparseHex() {
-        StringBuilder sb = new StringBuilder("02 00 02 " + T1_HEX + " 8002");
+        StringBuilder sb = new StringBuilder("02 02 " + T1_HEX + " 8008");
         for (int p = 1; p <= 128; p++) {
             sb.append(p < 128 ? String.format(" %02X 00", p) : " 8001 00");
         }
@@ -311,7 +326,7 @@ class ClockCodecTests {
     }
 
     private static String wideHex() {
-        StringBuilder sb = new StringBuilder("02 00 02 " + T1_HEX + " 8102");
+        StringBuilder sb = new StringBuilder("02 02 " + T1_HEX + " 8204");
         for (int p = 0; p < 128; p++) {
             sb.append(" 00");
         }

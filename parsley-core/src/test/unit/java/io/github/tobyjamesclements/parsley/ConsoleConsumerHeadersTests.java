@@ -40,7 +40,7 @@ class ConsoleConsumerHeadersTests {
 
     @Test
     void aCorruptClockPrintsAMarkerAndTheRecordStillPrints() throws Exception {
-        Headers headers = new RecordHeaders().add(CausalHeaders.CLOCK, new byte[] {0x02, 0x00, 0x0A});
+        Headers headers = new RecordHeaders().add(CausalHeaders.CLOCK, new byte[] {0x02, 0x01, 0x05});
 
         assertThat(print(headers))
                 .isEqualTo("Offset:7\tvc:<corrupt: Count 5 exceeds the 0 remaining bytes>\tpayment p1\n");

@@ -41,7 +41,7 @@ class HeldEntryEnvelopeHeadersTests {
         HeldEntry entry = new HeldEntry(plain.offset(), plain.clock(), plain.sender(), plain.seq(), plain.key(),
                 plain.value(), plain.timestamp(), hex("AABBCC"));
 
-        assertThat(HeldEntryEnvelope.encode(entry)).isEqualTo(hex(WITH_HEADERS_HEX)).hasSize(78 + 7);
+        assertThat(HeldEntryEnvelope.encode(entry)).isEqualTo(hex(WITH_HEADERS_HEX)).hasSize(76 + 7);
         ProtocolStoreTests.assertSameEntry(HeldEntryEnvelope.decode(hex(WITH_HEADERS_HEX)), entry);
     }
 

@@ -30,17 +30,17 @@ class ProtocolStoreTests {
 
     /**
      * protocol.md §10.3's golden entry: offset 1, timestamp 0x1122334455667788, tagged by S1 with
-     * seq 10, clock {T2:1 -> 5}, key 0A0B, value 0C; the clock is the 22-byte untagged version-2 form
-     * {@code 02 00 02 <T2> 02 01 05} (0x16 bytes) instead of the reference's 37 fixed-width bytes.
+     * seq 10, clock {T2:1 -> 5}, key 0A0B, value 0C; the clock is the 20-byte untagged version-2 form
+     * {@code 02 02 <T2> 0C 05} (0x14 bytes) instead of the reference's 37 fixed-width bytes.
      */
     static final String TAGGED_HEX = "0000000000000001 1122334455667788 01 " + S1_HEX + " 000000000000000A"
-            + " 00000016 02 00 02 2122232425262728 292A2B2C2D2E2F30 02 01 05"
+            + " 00000014 02 02 2122232425262728 292A2B2C2D2E2F30 0C 05"
             + " 00000002 0A0B 00000001 0C";
 
     /** Untagged, empty clock, null key and value: zero sender, seq -1, lengths -1. */
     private static final String UNTAGGED_HEX = "0000000000000007 0000000000000000 00"
             + " 0000000000000000 0000000000000000 FFFFFFFFFFFFFFFF"
-            + " 00000003 02 00 00 FFFFFFFF FFFFFFFF";
+            + " 00000002 02 00 FFFFFFFF FFFFFFFF";
 
     // Held-record envelope -----------------------------------------------------------------
 
@@ -49,7 +49,7 @@ class ProtocolStoreTests {
         HeldEntry entry = new HeldEntry(1, new VectorClock().advanceTo(new Channel(T2, 1), 5), S1, 10,
                 hex("0A0B"), hex("0C"), 0x1122334455667788L);
 
-        assertThat(HeldEntryEnvelope.encode(entry)).isEqualTo(hex(TAGGED_HEX)).hasSize(78);
+        assertThat(HeldEntryEnvelope.encode(entry)).isEqualTo(hex(TAGGED_HEX)).hasSize(76);
         assertSameEntry(HeldEntryEnvelope.decode(hex(TAGGED_HEX)), entry);
     }
 
@@ -57,7 +57,7 @@ class ProtocolStoreTests {
     void untaggedEntryWithNullKeyAndValueMatchesTheGoldenEnvelope() {
         HeldEntry entry = new HeldEntry(7, new VectorClock(), null, -1, null, null, 0);
 
-        assertThat(HeldEntryEnvelope.encode(entry)).isEqualTo(hex(UNTAGGED_HEX)).hasSize(56);
+        assertThat(HeldEntryEnvelope.encode(entry)).isEqualTo(hex(UNTAGGED_HEX)).hasSize(55);
         HeldEntry decoded = HeldEntryEnvelope.decode(hex(UNTAGGED_HEX));
         assertSameEntry(decoded, entry);
         assertThat(decoded.tagged()).isFalse();
@@ -67,7 +67,7 @@ class ProtocolStoreTests {
     void emptyKeyAndValueStayDistinctFromNull() {
         HeldEntry entry = new HeldEntry(0, new VectorClock(), S1, 0, new byte[0], new byte[0], -5);
         String expected = "0000000000000000 FFFFFFFFFFFFFFFB 01 " + S1_HEX + " 0000000000000000"
-                + " 00000003 020000 00000000 00000000";
+                + " 00000002 0200 00000000 00000000";
 
         assertThat(HeldEntryEnvelope.encode(entry)).isEqualTo(hex(expected));
         HeldEntry decoded = HeldEntryEnvelope.decode(hex(expected));
@@ -118,7 +118,7 @@ class ProtocolStoreTests {
         // after the value only a header block may follow (HeldEntryEnvelopeHeadersTests)
         assertThatThrownBy(() -> HeldEntryEnvelope.decode(hex(TAGGED_HEX + " 00")))
                 .isExactlyInstanceOf(CorruptClockException.class)
-                .hasMessage("Malformed held-record envelope: truncated at byte 78");
+                .hasMessage("Malformed held-record envelope: truncated at byte 76");
     }
 
     @Test
@@ -151,7 +151,7 @@ class ProtocolStoreTests {
 
     @Test
     void corruptClockInsideTheEnvelopeIsCorrupt() {
-        String badVersion = TAGGED_HEX.replace("00000016 02 00", "00000016 01 00");
+        String badVersion = TAGGED_HEX.replace("00000014 02 02", "00000014 01 02");
 
         assertThatThrownBy(() -> HeldEntryEnvelope.decode(hex(badVersion))).isExactlyInstanceOf(CorruptClockException.class)
                 .hasMessage("Unknown clock version 1; this build reads version 2");
