@@ -9,7 +9,7 @@
 #
 # Harness modes (after --; docs/performance.md, "Realistic variant", "Scale" and "Restore"):
 #   --variants json-baseline,json-parsley       JSON orders/payments folded into a per-customer balance
-#   --variants baseline,floor,parsley           adds the floor: the plain copy plus a 34-byte vc header, a custom
+#   --variants baseline,floor,parsley           adds the floor: the plain copy plus a 32-byte vc header, a custom
 #                                               partitioner and a cached store (what any stamp costs Streams)
 #   --threads 2 / --instances 2                 every variant with 2 stream threads / 2 instances
 #   --restore 10000,100000                      restore N held records on an empty state dir (instead of rounds)

@@ -30,7 +30,7 @@ final class E2eJson {
 
     /**
      * Value bytes of the stamp the {@code json-floor} variant puts on every output: those of
-     * {@code json-parsley}'s mean stamp (58.6 bytes; docs/performance.md, "Results: protocol header
+     * {@code json-parsley}'s mean stamp (58.7 bytes; docs/performance.md, "Results: protocol header
      * bytes"): tagged, the orders topic's four partitions dense and one payments partition.
      */
     static final int FLOOR_STAMP_BYTES = 58;
