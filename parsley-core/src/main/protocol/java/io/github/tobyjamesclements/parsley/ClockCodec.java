@@ -24,9 +24,10 @@ import java.util.UUID;
  * </pre>
  *
  * <p>The bits above save the bytes a typical stamp would otherwise spend on structure: the head's
- * flags and each group's last bit stand for a topic count and a sequence count, a topic whose every
- * partition up to the highest is claimed (a fan-in of a whole topic) writes no partition numbers,
- * and a group of one entry, the commonest, carries its partition in its header. Every section
+ * flags and each group's last bit stand where a topic count would, a stamp without sequence claims
+ * writes no sequence count, a topic whose every partition up to the highest is claimed (a fan-in of
+ * a whole topic) writes no partition numbers, and a group of one entry, the commonest, carries its
+ * partition in its header. Every section
  * still says where it ends, so a stamp cut short is refused rather than read as fewer claims. A
  * topic's partitions usually advance together, so after its first watermark a group writes
  * differences: a byte or two where the offsets themselves take three to five. Where partitions lie
