@@ -239,10 +239,7 @@ final class ClockCodec {
         if (partition == 0) {
             throw new CorruptClockException("Offset topic group of partitions 0..0 not in dense form at byte " + at);
         }
-        if (partition > Integer.MAX_VALUE) {
-            throw new CorruptClockException("Partition " + partition + " out of range");
-        }
-        clock.advanceTo(channels.channel(topic, (int) partition), in.varint());
+        clock.advanceTo(channels.channel(topic, ClockReader.partition(partition)), in.varint());
     }
 
     private static void readSparse(ClockReader in, VectorClock clock, ChannelCache channels, UUID topic,

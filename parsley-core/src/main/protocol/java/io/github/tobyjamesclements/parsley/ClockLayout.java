@@ -83,7 +83,7 @@ final class ClockLayout {
     }
 
     /** Whether the group of claims {@code [from, to)} names exactly partitions 0 to n-1, in order. */
-    static boolean dense(VectorClock clock, int from, int to) {
+    private static boolean dense(VectorClock clock, int from, int to) {
         for (int i = from; i < to; i++) {
             if (clock.channel(i).partition() != i - from) {
                 return false;

@@ -48,7 +48,11 @@ final class ClockReader {
     }
 
     int partition() {
-        long p = varint();
+        return partition(varint());
+    }
+
+    /** A partition read as part of another value (a single group's header): at most 31 bits. */
+    static int partition(long p) {
         if (p > Integer.MAX_VALUE) {
             throw new CorruptClockException("Partition " + p + " out of range");
         }
