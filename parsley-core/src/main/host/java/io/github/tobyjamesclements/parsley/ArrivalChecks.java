@@ -24,6 +24,8 @@ final class ArrivalChecks {
     private final Set<String> topics;
     /** Topics this task asked the board about: the first unstamped record of each is the only one that asks. */
     private final Set<String> askedToWarn = new HashSet<>();
+    /** The topic of the last unstamped record, asked already: a run of them skips the set (a hash per record). */
+    private String lastAsked;
 
     /** {@code topics} are the task's source and tick topics, named in the unstamped warning. */
     ArrivalChecks(String stage, CausalNode node, TopicCatalog catalog, HoldBoard board, StageMetrics metrics,
@@ -70,7 +72,12 @@ final class ArrivalChecks {
     void unstamped(RecordMetadata md) {
         metrics.unstamped(md.topic());
         // asked of the application-wide board once per topic, not per record (a key string per record)
-        if (askedToWarn.add(md.topic()) && board.firstWarning("unstamped/" + stage + "/" + md.topic())) {
+        String topic = md.topic();
+        if (topic == lastAsked) {
+            return;
+        }
+        lastAsked = topic;
+        if (askedToWarn.add(topic) && board.firstWarning("unstamped/" + stage + "/" + topic)) {
             log.warn("Records from topic {} are not stamped: they carry no {} header, so stage {}, which consumes"
                     + " {}, delivers them without any ordering guarantee relative to its other sources; first at"
                     + " partition={}, offset={}. Stamp them where they are produced with CausalClock (observe what"

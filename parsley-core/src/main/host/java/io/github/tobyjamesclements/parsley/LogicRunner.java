@@ -22,6 +22,9 @@ final class LogicRunner {
     private final Map<Channel, Stage.Source> sources;
     private final Channel tickChannel;
     private final KeyValueStore<Bytes, byte[]> foldStore;
+    /** The channel of the last delivery and its source, compared by reference: a hash lookup per record otherwise. */
+    private Channel lastChannel;
+    private Stage.Source lastSource;
 
     /** A step not yet committed: its emissions, and the slot and state to write (stateful logic only, else null). */
     record Outcome(List<Emission> emissions, boolean stateful, Bytes slot, byte[] state) {
@@ -47,7 +50,7 @@ final class LogicRunner {
             return run(ticks.logic(), ticks.stateful(), Bytes.wrap(new byte[] {TICK_SLOT}), new Tick(d.timestamp()),
                     what);
         }
-        Stage.Source source = sources.get(d.channel());
+        Stage.Source source = source(d.channel());
         Topic<?, ?> t = source.topic();
         // guards without a capturing lambda: this runs per record
         Object key = LogicFailure.guard("key codec of topic ", t.name(), Topic::decodeKey, t, d.key());
@@ -56,6 +59,14 @@ final class LogicRunner {
                 key, value);
         return source.stateful() ? run(source.logic(), true, foldKey(d.key()), message, "fold")
                 : run(source.logic(), false, null, message, "handler");
+    }
+
+    private Stage.Source source(Channel c) {
+        if (c != lastChannel) {
+            lastSource = sources.get(c);
+            lastChannel = c;
+        }
+        return lastSource;
     }
 
     private Outcome run(Stage.Logic logic, boolean stateful, Bytes slot, Object input, String what) {

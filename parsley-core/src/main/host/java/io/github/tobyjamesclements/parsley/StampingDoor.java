@@ -34,6 +34,9 @@ final class StampingDoor {
      * were resolved at start, which the sink partitioner enforces), built at its first emission.
      */
     private final Map<String, Sink> sinks = new HashMap<>();
+    /** The topic name and sink of the last emission: a stage sending to one sink finds it without a hash lookup. */
+    private String lastTopic;
+    private Sink lastSink;
     /** Whether the stage's processor has one child, its one sink ({@link Assembly#soleSink}). */
     private final boolean soleSink;
 
@@ -75,8 +78,14 @@ final class StampingDoor {
         return out;
     }
 
-    /** The sink of an emission's topic, resolved once per topic rather than per emission. */
+    /**
+     * The sink of an emission's topic, resolved once per topic rather than per emission; the last
+     * one is kept by the name's reference (a {@link Topic}'s name is one string for its lifetime).
+     */
     private Sink declaredSink(String topic) {
+        if (topic == lastTopic) {
+            return lastSink;
+        }
         Sink sink = sinks.get(topic);
         if (sink == null) {
             if (!stage.sinks().containsKey(topic)) {
@@ -87,6 +96,8 @@ final class StampingDoor {
             sink = sink(topic);
             sinks.put(topic, sink);
         }
+        lastTopic = topic;
+        lastSink = sink;
         return sink;
     }
 
