@@ -68,6 +68,14 @@ interface NodeSeams {
         return true;
     }
 
+    /**
+     * Whether a frontier rise renews the stamp base the node keeps from send to send (§6.1): the
+     * base holds the frontier, so it must rise with every delivery and skip run.
+     */
+    default boolean renewsStampOnAdvance() {
+        return true;
+    }
+
     /** The merged stamp before normalisation (§6.1, §3.7 rule 1); {@code base} is the honest one. */
     default VectorClock stampBase(VectorClock base, Set<Channel> consumed) {
         return base;

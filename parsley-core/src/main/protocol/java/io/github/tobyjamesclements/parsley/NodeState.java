@@ -69,9 +69,10 @@ final class NodeState {
     /** Per destination, the key of this node's own-send claim: every stamp names the other destinations'. */
     private final Map<Channel, SeqKey> ownSendKeys = new HashMap<>();
     /**
-     * {@code channelClocks ∪ carried ∪ ownOutputs}, the part of every stamp that changes only when
-     * a received clock raises a claim (raised here in place), ancestry is carried or truncated, or
-     * a sink end is seeded (null after any of those until the next stamp merges it again).
+     * {@code frontier ∪ channelClocks ∪ carried ∪ ownOutputs}, every stamp's base (§6.1): raised
+     * here in place when the frontier rises or a received clock raises a claim, null after ancestry
+     * is carried or truncated, a sink end is seeded or an input retired, until the next stamp
+     * merges it again.
      */
     private VectorClock stampClocks;
     /** The entry held in this call whose clock is still the caller's (see {@link #holdBorrowing}), and its channel. */
@@ -161,7 +162,18 @@ final class NodeState {
                     + ", frontier=" + current + ", proposed=" + f + "; the node's state is inconsistent:"
                     + " abandon the step and restart from committed state (fail closed)");
         }
+        raiseFrontier(c, f);
+    }
+
+    /**
+     * Raises a channel's frontier and, with it, the kept stamp base: a pointwise maximum takes the
+     * rise in place, so the next send copies the base instead of merging the frontier into it.
+     */
+    private void raiseFrontier(Channel c, long f) {
         frontier.raiseOffset(c, f);
+        if (stampClocks != null && seams.renewsStampOnAdvance()) {
+            stampClocks.raiseOffset(c, f);
+        }
     }
 
     /**
@@ -186,7 +198,7 @@ final class NodeState {
                 : committedPosition == null ? VectorClock.NOTHING : committedPosition - 1;
         long chosen = seams.derivedFrontier(c, derived, committedPosition == null ? VectorClock.NOTHING : committedPosition);
         if (chosen > frontier(c)) {
-            frontier.raiseOffset(c, chosen);
+            raiseFrontier(c, chosen);
         }
     }
 
@@ -331,7 +343,7 @@ final class NodeState {
 
     private Delivery deliver(Channel c, HeldEntry e) {
         // a raise keeps the larger watermark: advancing only past the frontier, with one lookup, not three
-        frontier.raiseOffset(c, e.offset());
+        raiseFrontier(c, e.offset());
         if (!delivered.contains(c)) {
             delivered.add(c);
             // delivered history now exists: a restart without a committed position must fail closed
@@ -434,7 +446,7 @@ final class NodeState {
 
     /** {@code frontier ∪ channelClocks ∪ carriedAncestry ∪ ownOutputs}, a fresh clock (§6.1). */
     VectorClock stampBase() {
-        return VectorClock.copyOf(stampClocks(), frontier.offsetCount()).mergeOffsets(frontier);
+        return VectorClock.copyOf(stampClocks(), 0);
     }
 
     /**
@@ -442,17 +454,17 @@ final class NodeState {
      * the send path's clock, which a node keeps and rebuilds per send instead of allocating one.
      */
     VectorClock stampBaseInto(VectorClock target) {
-        return target.setTo(stampClocks(), frontier.offsetCount()).mergeOffsets(frontier);
+        return target.setTo(stampClocks(), 0);
     }
 
-    /** The stamp base without the frontier, merged once and kept until a clock under it changes. */
+    /** The stamp base, merged once and kept until a clock under it changes (raised in place when one rises). */
     private VectorClock stampClocks() {
         if (stampClocks == null) {
             VectorClock merged = new VectorClock();
             for (VectorClock cc : channelClocks.values()) {
                 merged.mergeMax(cc);
             }
-            stampClocks = merged.mergeMax(carried).mergeMax(ownOutputs);
+            stampClocks = merged.mergeMax(carried).mergeMax(ownOutputs).mergeOffsets(frontier);
         }
         return stampClocks;
     }

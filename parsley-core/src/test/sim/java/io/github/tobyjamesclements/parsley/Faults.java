@@ -83,6 +83,15 @@ final class Faults {
                 }
             });
 
+    /** §6.1 broken by the kept stamp base: a frontier rise (a delivery, a skip run) does not renew it. */
+    static final Fault STALE_STAMP_FRONTIER = seamed("stamp keeps its base across a frontier rise",
+            () -> new NodeSeams() {
+                @Override
+                public boolean renewsStampOnAdvance() {
+                    return false;
+                }
+            });
+
     /** §3.4 broken by the arrival fast path: an arrival the gate passes skips its channel's held records. */
     static final Fault ARRIVAL_PAST_HELD = seamed("deliver an arrival past its channel's held records",
             () -> new NodeSeams() {

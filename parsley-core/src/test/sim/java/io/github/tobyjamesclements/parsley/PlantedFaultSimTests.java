@@ -69,7 +69,9 @@ class PlantedFaultSimTests {
                         ScopeChangeSimTests.READDED_INPUT),
                 plant(Faults.PERSIST_AFTER_COMMIT, CrashRecoverySimTests.class, CrashRecoverySimTests.CRASH_CHAIN),
                 plant(Faults.STALE_STAMP_CLOCKS, TransitiveCustodySimTests.class, TransitiveCustodySimTests.E1_CHAIN),
-                plant(Faults.ARRIVAL_PAST_HELD, SharedInputRaceSimTests.class, SharedInputRaceSimTests.SHARED_INPUT));
+                plant(Faults.ARRIVAL_PAST_HELD, SharedInputRaceSimTests.class, SharedInputRaceSimTests.SHARED_INPUT),
+                plant(Faults.STALE_STAMP_FRONTIER, TransitiveCustodySimTests.class,
+                        TransitiveCustodySimTests.E1_CHAIN));
     }
 
     private static Arguments plant(Fault fault, Class<?> family, Scenario scenario) {
