@@ -37,6 +37,11 @@ final class StampingDoor {
     /** The topic name and sink of the last emission: a stage sending to one sink finds it without a hash lookup. */
     private String lastTopic;
     private Sink lastSink;
+    /**
+     * The list {@link #prepare} fills, cleared and refilled per step instead of allocated: a step's
+     * emissions are sent before the next step is prepared, and nothing keeps the list.
+     */
+    private final List<Outbound> prepared = new ArrayList<>();
     /** Whether the stage's processor has one child, its one sink ({@link Assembly#soleSink}). */
     private final boolean soleSink;
 
@@ -62,11 +67,13 @@ final class StampingDoor {
     /**
      * Checks and encodes emissions in list order without stamping or sending any, so that a
      * failure leaves nothing behind; an emission's timestamp defaults to {@code inheritedTimestamp}.
+     * The list returned is the door's own, valid until the next call: send it before preparing again.
      *
      * @throws LogicFailure for an emission to an undeclared sink or one its topic's codecs refuse
      */
     List<Outbound> prepare(List<Emission> emissions, long inheritedTimestamp) {
-        List<Outbound> out = new ArrayList<>(emissions.size());
+        List<Outbound> out = prepared;
+        out.clear();
         for (Emission e : emissions) {
             String topic = e.topic();
             Sink sink = declaredSink(topic);
