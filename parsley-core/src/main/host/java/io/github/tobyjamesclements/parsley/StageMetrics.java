@@ -30,6 +30,9 @@ final class StageMetrics {
     private final Map<String, String> tags;
     private final List<Sensor> sensors = new ArrayList<>();
     private final Map<String, TopicSensors> perTopic = new LinkedHashMap<>();
+    /** The topic of the last unstamped record and its sensors, by reference: counted per record without a lookup. */
+    private String lastUnstampedTopic;
+    private TopicSensors lastUnstamped;
 
     private final Sensor held;
     private final Sensor heldAge;
@@ -151,9 +154,12 @@ final class StageMetrics {
 
     /** Counts an unstamped record of {@code topic}; recorded with the deliveries ({@link #recordCounts()}). */
     void unstamped(String topic) {
-        TopicSensors s = perTopic.get(topic);
-        if (s != null) {
-            s.unrecordedUnstamped++;
+        if (topic != lastUnstampedTopic) {
+            lastUnstamped = perTopic.get(topic);
+            lastUnstampedTopic = topic;
+        }
+        if (lastUnstamped != null) {
+            lastUnstamped.unrecordedUnstamped++;
         }
     }
 

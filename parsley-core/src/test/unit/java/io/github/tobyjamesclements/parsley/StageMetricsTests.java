@@ -43,6 +43,30 @@ class StageMetricsTests {
         assertThat(value(registry, MetricNames.RECORDS_UNSTAMPED_TOTAL)).isEqualTo(2.0);
     }
 
+    @Test
+    void unstampedRecordsOfInterleavedTopicsCountTowardsTheirOwnTopic() {
+        StreamsMetrics registry = new MockProcessorContext<byte[], byte[]>().metrics();
+        StageMetrics metrics = new StageMetrics(registry, "audit", "0_1", List.of("payments", "orders"));
+
+        // runs and alternations, with a topic that is not a source between them, and an equal name
+        // that is another instance (a consumer's topic strings need not be the source's)
+        for (String topic : List.of("payments", "orders", "orders", "not-a-source", "payments", "orders",
+                "payments", "payments", new String("payments"))) {
+            metrics.unstamped(topic);
+        }
+        metrics.recordCounts();
+
+        assertThat(topicValue(registry, MetricNames.RECORDS_UNSTAMPED_TOTAL, "payments")).isEqualTo(5.0);
+        assertThat(topicValue(registry, MetricNames.RECORDS_UNSTAMPED_TOTAL, "orders")).isEqualTo(3.0);
+    }
+
+    private static double topicValue(StreamsMetrics registry, String name, String topic) {
+        return registry.metrics().entrySet().stream()
+                .filter(e -> e.getKey().name().equals(name) && topic.equals(e.getKey().tags().get("topic")))
+                .mapToDouble(e -> ((Number) e.getValue().metricValue()).doubleValue())
+                .findFirst().orElseThrow();
+    }
+
     private static double value(StreamsMetrics registry, String name) {
         return registry.metrics().entrySet().stream()
                 .filter(e -> e.getKey().name().equals(name))
