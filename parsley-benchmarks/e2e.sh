@@ -153,7 +153,7 @@ timeout --signal=TERM --kill-after=30 "$TIMEOUT" \
   java -Xms"${E2E_HARNESS_HEAP:-2g}" -Xmx"${E2E_HARNESS_HEAP:-2g}" -XX:+UseG1GC "${JFR[@]}" \
   -Dorg.slf4j.simpleLogger.defaultLogLevel=warn -Dorg.slf4j.simpleLogger.logFile="$WORK/harness-clients.log" \
   -cp "$HARNESS_CP" io.github.tobyjamesclements.parsley.EndToEndBenchmark \
-  --bootstrap "127.0.0.1:$PORT" --work "$WORK" ${HARNESS_ARGS[@]+"${HARNESS_ARGS[@]}"} | tee "$WORK/harness.out"
+  --bootstrap "127.0.0.1:$PORT" --work "$WORK" --broker-pid "$BROKER_PID" ${HARNESS_ARGS[@]+"${HARNESS_ARGS[@]}"} | tee "$WORK/harness.out"
 RC=${PIPESTATUS[0]}
 set -e
 stop_broker

@@ -34,6 +34,8 @@ final class E2eOptions {
     int instances = 1;
     /** Restore mode: held-record counts to restore, one restore run per count and variant; empty = off. */
     List<Integer> restoreSizes = List.of();
+    /** The broker's process id, for the live phase's broker CPU ({@link E2eLiveCost}); 0 = unknown. */
+    long brokerPid;
 
     static E2eOptions parse(String[] args) {
         E2eOptions o = new E2eOptions();
@@ -59,6 +61,7 @@ final class E2eOptions {
                 case "--restore" -> o.restoreSizes = Arrays.stream(args[++i].split(",")).map(n -> positive(a, n))
                         .toList();
                 case "--timeout" -> o.timeoutSeconds = positive(a, args[++i]);
+                case "--broker-pid" -> o.brokerPid = positive(a, args[++i]);
                 case "--quick" -> o.quick();
                 case "--side-by-side" -> o.sideBySide = true;
                 default -> throw new IllegalArgumentException("Unknown option " + a + "\n" + usage());
@@ -105,7 +108,7 @@ final class E2eOptions {
     static String usage() {
         return "EndToEndBenchmark --bootstrap host:port [--work dir] [--quick] [--records N] [--paced M]"
                 + " [--rate R] [--rounds n] [--partitions p] [--keys k] [--value-bytes b] [--batch-pairs b]"
-                + " [--skew-ms ms] [--warmup N] [--timeout s]"
+                + " [--skew-ms ms] [--warmup N] [--timeout s] [--broker-pid pid]"
                 + " [--variants baseline,parsley,two-source,baseline-store,floor,json-baseline,json-parsley,json-floor] [--side-by-side]"
                 + " [--threads t] [--instances i] [--restore N1,N2,...]\n"
                 + "  --threads/--instances: stream threads per instance, instances per variant (one JVM, one broker)\n"

@@ -17,6 +17,9 @@ final class E2eReport {
         StringBuilder s = new StringBuilder();
         setup(s, o, started, ended, loadBefore, loadAfter);
         runsTable(s, runs);
+        if (runs.stream().anyMatch(r -> r.liveCost != null)) {
+            E2eLiveCost.table(s, runs);
+        }
         E2eRatios ratios = new E2eRatios(s, runs, rounds(o));
         if (ran(runs, E2eVariant.PARSLEY)) {
             parsleyRatios(s, ratios);
@@ -153,6 +156,7 @@ final class E2eReport {
         t.row("Paced p99 latency", v, r -> r.paced.p99());
         t.row("Live (saturated) p50 latency", v, r -> r.live.p50());
         t.row("Live (saturated) p99 latency", v, r -> r.live.p99());
+        E2eLiveCost.ratios(t, "Parsley ", v);
         s.append('\n');
     }
 
@@ -173,6 +177,8 @@ final class E2eReport {
         t.row("Floor / baseline: pre-loaded throughput", f, r -> r.preloadRate);
         t.row("Floor / baseline: stream-thread CPU per record (pre-loaded)", f, r -> r.streamCpuUs);
         t.row("Floor / baseline: stream-thread allocation per record (pre-loaded)", f, r -> r.allocatedBytes);
+        t.row("Floor / baseline: live throughput", f, r -> r.liveRate);
+        E2eLiveCost.ratios(t, "Floor / baseline: ", f);
         if (parsley) {
             E2eVariant p = E2eVariant.PARSLEY;
             t.over("Parsley / floor: pre-loaded throughput", p, f, r -> r.preloadRate);

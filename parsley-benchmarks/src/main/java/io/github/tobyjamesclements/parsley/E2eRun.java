@@ -53,6 +53,10 @@ final class E2eRun {
     final int round;
     double preloadRate;
     double liveRate;
+    /** The live phase's producer's own rate: its records over the time until its last commit returned. */
+    double liveProducedRate;
+    /** What the live phase cost per record, by process; null for runs without one. */
+    E2eLiveCost liveCost;
     Lat live;
     Lat paced;
     double pacedAchieved;
@@ -143,6 +147,10 @@ final class E2eRun {
         } else {
             s += String.format(Locale.ROOT, ", live %.0f rec/s %s, paced (%.0f rec/s) %s", liveRate,
                     lat.apply(live), pacedAchieved, lat.apply(paced));
+            if (liveCost != null) {
+                s += String.format(Locale.ROOT, ", live CPU us/rec: stream %.1f, harness JVM %.1f, broker %.1f",
+                        liveCost.streamUs(), liveCost.harnessUs(), liveCost.brokerUs());
+            }
         }
         return s + String.format(Locale.ROOT, ", changelog %.2f/rec, missing %d, dup %d, order violations %d,"
                 + " load %.1f-%.1f", changelogPerRecord, missing, duplicates, violations, loadStart, loadEnd);

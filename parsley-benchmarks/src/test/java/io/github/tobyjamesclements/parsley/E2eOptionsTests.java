@@ -20,6 +20,13 @@ class E2eOptionsTests {
     }
 
     @Test
+    void theBrokersProcessIdIsReadAndUnknownByDefault() {
+        assertThat(E2eOptions.parse(new String[] {"--bootstrap", "h:1", "--broker-pid", "4242"}).brokerPid)
+                .isEqualTo(4242);
+        assertThat(E2eOptions.parse(new String[] {"--bootstrap", "h:1"}).brokerPid).isZero();
+    }
+
+    @Test
     void defaultsAreOneThreadOneInstanceAndNoRestore() {
         E2eOptions o = E2eOptions.parse(new String[] {"--bootstrap", "h:1"});
 

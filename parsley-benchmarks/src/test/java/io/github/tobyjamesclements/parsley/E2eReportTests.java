@@ -55,6 +55,28 @@ class E2eReportTests {
     }
 
     @Test
+    void theLiveCostIsTabledPerRunAndDividedByThePlainCopysOfTheSameRound() {
+        List<E2eRun> runs = copies();
+        runs.get(0).liveCost = new E2eLiveCost(2, 10, 6);
+        runs.get(2).liveCost = new E2eLiveCost(3, 12, 8);
+        runs.get(3).liveCost = new E2eLiveCost(2, 8, 4);
+        runs.get(5).liveCost = new E2eLiveCost(2, 9, 6);
+        runs.get(0).liveRate = 100_000;
+        runs.get(0).liveProducedRate = 110_000;
+
+        String md = report(runs);
+
+        assertThat(md).contains("| 1 | baseline | 100,000 | 110,000 | 2.0 | 10.0 | 6.0 | 16.0 |\n")
+                .contains("| 1 | parsley | 0 | 0 | 3.0 | 12.0 | 8.0 | 20.0 |\n")
+                .contains("| Parsley live: broker CPU per record | 1.33 | 1.50 | **1.42** [1.33, 1.50] |\n")
+                .contains("| Parsley live: machine CPU per record (harness JVM + broker) | 1.25 | 1.25"
+                        + " | **1.25** [1.25, 1.25] |\n")
+                // the floor ran without a live cost here: its rows have no ratio, not a wrong one
+                .contains("| Floor / baseline: live: machine CPU per record (harness JVM + broker) | - | -"
+                        + " | - |\n");
+    }
+
+    @Test
     void aFailedFloorRoundIsLeftOutOfBothItsRowsAndParsleysRowsOverTheFloor() {
         List<E2eRun> runs = copies();
         runs.get(4).error = "timed out";

@@ -1,0 +1,94 @@
+package io.github.tobyjamesclements.parsley;
+
+import java.lang.management.ManagementFactory;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * What the live phase of a single-source run cost the machine per record, by process: the stream
+ * threads alone, this JVM as a whole (the application and its clients, the harness's producer and
+ * reader, the collector and the compiler) and the broker's JVM. The live phase shares two cores
+ * among all of them, so its rate follows what they spend together per record, where the
+ * pre-loaded phase's follows the stream thread's. A figure that cannot be read is NaN: the
+ * broker's needs its process id ({@code --broker-pid}, which e2e.sh passes) and a platform whose
+ * {@link ProcessHandle.Info#totalCpuDuration()} is known.
+ *
+ * @param streamUs the stream threads' CPU per record, in microseconds
+ * @param harnessUs this JVM's CPU per record, every thread and the JVM's own, in microseconds
+ * @param brokerUs the broker process's CPU per record, in microseconds
+ */
+record E2eLiveCost(double streamUs, double harnessUs, double brokerUs) {
+
+    private static final com.sun.management.OperatingSystemMXBean OS =
+            (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+
+    /** The harness JVM and the broker together: what the phase cost the machine per record. */
+    double machineUs() {
+        return harnessUs + brokerUs;
+    }
+
+    /** Readings taken when a phase starts, for {@link #stop}. */
+    record Meter(String threads, long brokerPid, ThreadCpu.Snapshot stream, long harnessNanos, long brokerNanos) {
+
+        /** The cost per record of {@code records} since this meter started. */
+        E2eLiveCost stop(int records) {
+            ThreadCpu.Snapshot now = ThreadCpu.snapshot(threads);
+            double streamUs = ThreadCpu.delta(stream.cpu(), now.cpu(), ThreadCpu.STREAM_THREAD) / 1e3 / records;
+            double harnessUs = (OS.getProcessCpuTime() - harnessNanos) / 1e3 / records;
+            long broker = brokerCpuNanos(brokerPid);
+            double brokerUs = broker < 0 || brokerNanos < 0 ? Double.NaN : (broker - brokerNanos) / 1e3 / records;
+            return new E2eLiveCost(streamUs, harnessUs, brokerUs);
+        }
+    }
+
+    /** Starts measuring the stream threads whose names contain {@code threads}, this JVM and the broker. */
+    static Meter start(String threads, long brokerPid) {
+        return new Meter(threads, brokerPid, ThreadCpu.snapshot(threads), OS.getProcessCpuTime(),
+                brokerCpuNanos(brokerPid));
+    }
+
+    /** The broker process's CPU time so far, or -1 when its id is unknown or the platform does not say. */
+    private static long brokerCpuNanos(long pid) {
+        if (pid <= 0) {
+            return -1;
+        }
+        return ProcessHandle.of(pid).flatMap(h -> h.info().totalCpuDuration()).map(Duration::toNanos).orElse(-1L);
+    }
+
+    /** The per-run table of the live phases' cost, for the single-source runs that have one. */
+    static void table(StringBuilder s, List<E2eRun> runs) {
+        s.append("### Live phase: CPU per record by process\n\n");
+        s.append("The live phase's producer, the application and the broker share two cores: its rate follows what"
+                + " they spend together per record. Harness JVM: every thread of the JVM that runs the application"
+                + " (its stream thread and clients, the harness's producer and output reader, the collector and the"
+                + " compiler); the machine is that JVM plus the broker's. Produced: the live producer's own rate,"
+                + " its records over the time until its last transaction committed; where it is close to the live"
+                + " rate, the application kept up and the producer set the pace.\n\n");
+        s.append("| Round | Variant | Live rec/s | Produced rec/s | Stream thread us/rec | Harness JVM us/rec"
+                + " | Broker us/rec | Machine us/rec |\n|---:|---|---:|---:|---:|---:|---:|---:|\n");
+        for (E2eRun r : runs) {
+            E2eLiveCost c = r.liveCost;
+            if (r.error == null && c != null) {
+                s.append(String.format(Locale.ROOT, "| %d | %s | %,.0f | %,.0f | %.1f | %.1f | %.1f | %.1f |%n",
+                        r.round, r.variant.label, r.liveRate, r.liveProducedRate, c.streamUs(), c.harnessUs(),
+                        c.brokerUs(), c.machineUs()));
+            }
+        }
+        s.append('\n');
+    }
+
+    /** Ratio rows of {@code v}'s live cost over its base's, per round, into a table {@link E2eRatios#head} began. */
+    static void ratios(E2eRatios t, String prefix, E2eVariant v) {
+        t.row(prefix + "live: the producer's own rate", v, r -> r.liveCost != null ? r.liveProducedRate : Double.NaN);
+        t.row(prefix + "live: stream-thread CPU per record", v, r -> of(r).streamUs());
+        t.row(prefix + "live: harness JVM CPU per record", v, r -> of(r).harnessUs());
+        t.row(prefix + "live: broker CPU per record", v, r -> of(r).brokerUs());
+        t.row(prefix + "live: machine CPU per record (harness JVM + broker)", v, r -> of(r).machineUs());
+    }
+
+    /** A run's live cost, or NaNs (a dash in a ratio table) for a run without a live phase. */
+    private static E2eLiveCost of(E2eRun r) {
+        return r.liveCost != null ? r.liveCost : new E2eLiveCost(Double.NaN, Double.NaN, Double.NaN);
+    }
+}

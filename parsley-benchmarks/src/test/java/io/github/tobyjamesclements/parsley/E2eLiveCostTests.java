@@ -1,0 +1,37 @@
+package io.github.tobyjamesclements.parsley;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+class E2eLiveCostTests {
+
+    @Test
+    void aMeterChargesTheCpuThisJvmSpentToTheRecordsAndReadsTheBrokerFromItsProcessId() {
+        long self = ProcessHandle.current().pid();
+        E2eLiveCost.Meter meter = E2eLiveCost.start("no-stream-thread-has-this-name", self);
+        long spin = 0;
+        long until = System.nanoTime() + 50_000_000;
+        while (System.nanoTime() < until) {
+            spin += Long.numberOfTrailingZeros(spin + System.nanoTime());
+        }
+
+        E2eLiveCost cost = meter.stop(1_000);
+
+        assertThat(spin).isPositive();
+        // 50 ms of this thread's CPU over 1,000 records is at least 50 us each, in this JVM
+        assertThat(cost.harnessUs()).isGreaterThan(40);
+        assertThat(cost.streamUs()).isZero();
+        // the "broker" here is this JVM: the process clock ticks coarser, but the spin shows in it too
+        assertThat(cost.brokerUs()).isGreaterThan(0);
+        assertThat(cost.machineUs()).isEqualTo(cost.harnessUs() + cost.brokerUs());
+    }
+
+    @Test
+    void withoutTheBrokersProcessIdItsShareIsUnknownNotZero() {
+        E2eLiveCost cost = E2eLiveCost.start("none", 0).stop(10);
+
+        assertThat(cost.brokerUs()).isNaN();
+        assertThat(cost.machineUs()).isNaN();
+    }
+}
