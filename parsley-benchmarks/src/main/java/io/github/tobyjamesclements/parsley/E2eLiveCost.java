@@ -4,6 +4,7 @@ import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
+import org.apache.kafka.clients.producer.Producer;
 
 /**
  * What the live phase of a single-source run cost the machine per record, by process: the stream
@@ -42,6 +43,17 @@ record E2eLiveCost(double streamUs, double harnessUs, double brokerUs) {
         }
     }
 
+    /**
+     * The time {@code producer} spent in {@code commitTransaction} so far, in nanoseconds (the
+     * client's {@code txn-commit-time-ns-total}), or NaN where the client does not report it.
+     */
+    static double commitNanos(Producer<?, ?> producer) {
+        return producer.metrics().entrySet().stream()
+                .filter(e -> e.getKey().group().equals("producer-metrics")
+                        && e.getKey().name().equals("txn-commit-time-ns-total"))
+                .findFirst().map(e -> ((Number) e.getValue().metricValue()).doubleValue()).orElse(Double.NaN);
+    }
+
     /** Starts measuring the stream threads whose names contain {@code threads}, this JVM and the broker. */
     static Meter start(String threads, long brokerPid) {
         return new Meter(threads, brokerPid, ThreadCpu.snapshot(threads), OS.getProcessCpuTime(),
@@ -64,15 +76,17 @@ record E2eLiveCost(double streamUs, double harnessUs, double brokerUs) {
                 + " (its stream thread and clients, the harness's producer and output reader, the collector and the"
                 + " compiler); the machine is that JVM plus the broker's. Produced: the live producer's own rate,"
                 + " its records over the time until its last transaction committed; where it is close to the live"
-                + " rate, the application kept up and the producer set the pace.\n\n");
-        s.append("| Round | Variant | Live rec/s | Produced rec/s | Stream thread us/rec | Harness JVM us/rec"
-                + " | Broker us/rec | Machine us/rec |\n|---:|---|---:|---:|---:|---:|---:|---:|\n");
+                + " rate, the application kept up and the producer set the pace. Commit: the producer's mean time in"
+                + " commitTransaction per transaction (the broker's round trips to complete it).\n\n");
+        s.append("| Round | Variant | Live rec/s | Produced rec/s | Commit ms/txn | Stream thread us/rec"
+                + " | Harness JVM us/rec | Broker us/rec | Machine us/rec |\n"
+                + "|---:|---|---:|---:|---:|---:|---:|---:|---:|\n");
         for (E2eRun r : runs) {
             E2eLiveCost c = r.liveCost;
             if (r.error == null && c != null) {
-                s.append(String.format(Locale.ROOT, "| %d | %s | %,.0f | %,.0f | %.1f | %.1f | %.1f | %.1f |%n",
-                        r.round, r.variant.label, r.liveRate, r.liveProducedRate, c.streamUs(), c.harnessUs(),
-                        c.brokerUs(), c.machineUs()));
+                s.append(String.format(Locale.ROOT, "| %d | %s | %,.0f | %,.0f | %.2f | %.1f | %.1f | %.1f | %.1f |%n",
+                        r.round, r.variant.label, r.liveRate, r.liveProducedRate, r.liveCommitMs, c.streamUs(),
+                        c.harnessUs(), c.brokerUs(), c.machineUs()));
             }
         }
         s.append('\n');
@@ -81,6 +95,8 @@ record E2eLiveCost(double streamUs, double harnessUs, double brokerUs) {
     /** Ratio rows of {@code v}'s live cost over its base's, per round, into a table {@link E2eRatios#head} began. */
     static void ratios(E2eRatios t, String prefix, E2eVariant v) {
         t.row(prefix + "live: the producer's own rate", v, r -> r.liveCost != null ? r.liveProducedRate : Double.NaN);
+        t.row(prefix + "live: the producer's commit time per transaction", v,
+                r -> r.liveCost != null ? r.liveCommitMs : Double.NaN);
         t.row(prefix + "live: stream-thread CPU per record", v, r -> of(r).streamUs());
         t.row(prefix + "live: harness JVM CPU per record", v, r -> of(r).harnessUs());
         t.row(prefix + "live: broker CPU per record", v, r -> of(r).brokerUs());

@@ -172,9 +172,12 @@ final class EndToEndBenchmark {
                 run.recordCpu(cpu0, ThreadCpu.snapshot(id), records, app);
 
                 E2eLiveCost.Meter liveCost = E2eLiveCost.start(id, options.brokerPid);
+                double committing = E2eLiveCost.commitNanos(producer);
                 long liveStart = System.nanoTime();
                 workload.bulk(producer, in, 1, records, options.perTransaction);
                 run.liveProducedRate = records / ((System.nanoTime() - liveStart) / 1e9);
+                run.liveCommitMs = (E2eLiveCost.commitNanos(producer) - committing) / 1e6
+                        / Math.ceil(records / (double) options.perTransaction);
                 awaitPhase(reader, 1);
                 run.liveRate = records / ((reader.lastReceipt(1) - liveStart) / 1e9);
                 run.liveCost = liveCost.stop(records);

@@ -2,6 +2,10 @@ package io.github.tobyjamesclements.parsley;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.Map;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.MockProducer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Test;
 
 class E2eLiveCostTests {
@@ -33,5 +37,15 @@ class E2eLiveCostTests {
 
         assertThat(cost.brokerUs()).isNaN();
         assertThat(cost.machineUs()).isNaN();
+    }
+
+    @Test
+    void theCommitTimeIsTheProducersOwnMetricAndUnknownWhereItHasNone() {
+        Map<String, Object> config = Map.of("bootstrap.servers", "127.0.0.1:9", "client.id", "e2e-live-cost-test");
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(config, new ByteArraySerializer(),
+                new ByteArraySerializer())) {
+            assertThat(E2eLiveCost.commitNanos(producer)).isZero();
+        }
+        assertThat(E2eLiveCost.commitNanos(new MockProducer<byte[], byte[]>())).isNaN();
     }
 }

@@ -63,11 +63,12 @@ class E2eReportTests {
         runs.get(5).liveCost = new E2eLiveCost(2, 9, 6);
         runs.get(0).liveRate = 100_000;
         runs.get(0).liveProducedRate = 110_000;
+        runs.get(0).liveCommitMs = 2.5;
 
         String md = report(runs);
 
-        assertThat(md).contains("| 1 | baseline | 100,000 | 110,000 | 2.0 | 10.0 | 6.0 | 16.0 |\n")
-                .contains("| 1 | parsley | 0 | 0 | 3.0 | 12.0 | 8.0 | 20.0 |\n")
+        assertThat(md).contains("| 1 | baseline | 100,000 | 110,000 | 2.50 | 2.0 | 10.0 | 6.0 | 16.0 |\n")
+                .contains("| 1 | parsley | 0 | 0 | 0.00 | 3.0 | 12.0 | 8.0 | 20.0 |\n")
                 .contains("| Parsley live: broker CPU per record | 1.33 | 1.50 | **1.42** [1.33, 1.50] |\n")
                 .contains("| Parsley live: machine CPU per record (harness JVM + broker) | 1.25 | 1.25"
                         + " | **1.25** [1.25, 1.25] |\n")
