@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Properties;
@@ -18,6 +19,7 @@ import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
 import org.apache.kafka.streams.test.TestRecord;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * How dead letters meet the other accounting of a stage: an unreadable clock is poison, never an
@@ -26,6 +28,10 @@ import org.junit.jupiter.api.Test;
  * check off on a copy before it starts the streams).
  */
 class DeadLetterAccountingTests {
+
+    /** This test's own state directory: concurrent runs (PIT's minions, other builds) share the default one. */
+    @TempDir
+    Path stateDir;
 
     /**
      * {@link DeadLetterTopologyTests#notifier()}: it orders across two sources, so an unstamped
@@ -134,8 +140,9 @@ class DeadLetterAccountingTests {
         return sum;
     }
 
-    private static Properties props() {
+    private Properties props() {
         Properties p = new Properties();
+        p.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
         p.put(StreamsConfig.APPLICATION_ID_CONFIG, "test");
         p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
         // The per-topic hold gauges are DEBUG metrics.

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -22,6 +23,7 @@ import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
 import org.apache.kafka.streams.test.TestRecord;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Poison records on the broker-less topology: with a dead-letter topic each of the three kinds
@@ -31,6 +33,10 @@ import org.junit.jupiter.api.Test;
  * the ways out.
  */
 class DeadLetterTopologyTests {
+
+    /** This test's own state directory: concurrent runs (PIT's minions, other builds) share the default one. */
+    @TempDir
+    Path stateDir;
 
     private static final Codec<String> STRICT = Codec.of(s -> s.getBytes(StandardCharsets.UTF_8), b -> {
         String s = new String(b, StandardCharsets.UTF_8);
@@ -275,8 +281,9 @@ class DeadLetterTopologyTests {
         return headers;
     }
 
-    private static Properties props() {
+    private Properties props() {
         Properties p = new Properties();
+        p.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
         p.put(StreamsConfig.APPLICATION_ID_CONFIG, "test");
         p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
         return p;

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.tuple;
 
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -21,6 +22,7 @@ import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
 import org.apache.kafka.streams.test.TestRecord;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The {@link DeliveryObserver} hook on a real Kafka Streams host (the test driver, its wall clock
@@ -28,6 +30,10 @@ import org.junit.jupiter.api.Test;
  * observer at its delivery, and what the observer writes reaches the emissions.
  */
 class DeliveryTracingTests {
+
+    /** This test's own state directory: concurrent runs (PIT's minions, other builds) share the default one. */
+    @TempDir
+    Path stateDir;
 
     private static final Topic<String, String> ORDERS = Topic.of("orders", Codec.utf8(), Codec.utf8());
     private static final Topic<String, String> PAYMENTS = Topic.of("payments", Codec.utf8(), Codec.utf8());
@@ -76,8 +82,9 @@ class DeliveryTracingTests {
                 .build();
     }
 
-    private static TopologyTestDriver driver(DeliveryObserver observer) {
+    private TopologyTestDriver driver(DeliveryObserver observer) {
         Properties p = new Properties();
+        p.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
         p.put(StreamsConfig.APPLICATION_ID_CONFIG, "shop");
         p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
         return new TopologyTestDriver(Parsley.named("shop", notifier()).withDeliveryObserver(observer).testTopology(),

@@ -2,6 +2,7 @@ package io.github.tobyjamesclements.parsley;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -20,6 +21,7 @@ import org.apache.kafka.streams.test.TestRecord;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Holds of a few milliseconds, timed on the test driver's mocked wall clock, which moves only when
@@ -27,6 +29,10 @@ import org.junit.jupiter.api.Test;
  * hold's true age, computed when read, not a sample.
  */
 class HoldTimingTests {
+
+    /** This test's own state directory: concurrent runs (PIT's minions, other builds) share the default one. */
+    @TempDir
+    Path stateDir;
 
     private static final Topic<String, String> ORDERS = Topic.of("orders", Codec.utf8(), Codec.utf8());
     private static final Topic<String, String> PAYMENTS = Topic.of("payments", Codec.utf8(), Codec.utf8());
@@ -201,8 +207,9 @@ class HoldTimingTests {
         return headers;
     }
 
-    private static Properties props() {
+    private Properties props() {
         Properties p = new Properties();
+        p.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
         p.put(StreamsConfig.APPLICATION_ID_CONFIG, "shop");
         p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
         // The per-topic hold gauges are DEBUG metrics.

@@ -3,6 +3,7 @@ package io.github.tobyjamesclements.parsley;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Properties;
 import org.apache.kafka.common.header.internals.RecordHeaders;
@@ -17,8 +18,13 @@ import org.apache.kafka.streams.test.TestRecord;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class ParsleyTopologyTests {
+
+    /** This test's own state directory: concurrent runs (PIT's minions, other builds) share the default one. */
+    @TempDir
+    Path stateDir;
 
     private static final Topic<String, String> ORDERS = Topic.of("orders", Codec.utf8(), Codec.utf8());
     private static final Topic<String, String> PAYMENTS = Topic.of("payments", Codec.utf8(), Codec.utf8());
@@ -134,8 +140,9 @@ class ParsleyTopologyTests {
         return headers;
     }
 
-    private static Properties props() {
+    private Properties props() {
         Properties p = new Properties();
+        p.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
         p.put(StreamsConfig.APPLICATION_ID_CONFIG, "test");
         p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
         return p;

@@ -3,6 +3,7 @@ package io.github.tobyjamesclements.parsley;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Properties;
 import java.util.SplittableRandom;
@@ -15,6 +16,7 @@ import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
 import org.apache.kafka.streams.test.TestRecord;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -25,6 +27,10 @@ import org.junit.jupiter.params.provider.ValueSource;
  * to the partition Kafka's own producer would choose for its key.
  */
 class StampingDoorTests {
+
+    /** This test's own state directory: concurrent runs (PIT's minions, other builds) share the default one. */
+    @TempDir
+    Path stateDir;
 
     private static final Topic<String, String> ORDERS = Topic.of("orders", Codec.utf8(), Codec.utf8());
     private static final Topic<String, String> NOTIFICATIONS = Topic.of("notifications", Codec.utf8(), Codec.utf8());
@@ -62,6 +68,7 @@ class StampingDoorTests {
     @Test
     void laterEmissionsReuseTheResolvedSinkAndAnUndeclaredOneStillFailsTheWholeStep() {
         Properties p = new Properties();
+        p.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
         p.put(StreamsConfig.APPLICATION_ID_CONFIG, "shop");
         p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
         try (TopologyTestDriver driver = new TopologyTestDriver(Parsley.named("shop", notifier()).testTopology(), p)) {
