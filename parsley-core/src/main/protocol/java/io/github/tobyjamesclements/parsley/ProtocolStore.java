@@ -41,6 +41,11 @@ final class ProtocolStore {
         writes.flush(keys);
     }
 
+    /** The keys the write buffer keeps bookkeeping for ({@link StoreWrites#bookkept}). */
+    int bookkept() {
+        return writes.bookkept();
+    }
+
     /** Whether writes are buffered that {@link #flush()} has not written yet. */
     boolean unflushed() {
         return writes.unflushed();

@@ -32,6 +32,15 @@ final class StoreWrites {
         this.store = store;
     }
 
+    /**
+     * How many keys this buffer keeps bookkeeping for: every kept key once changed, and a one-time
+     * key (a held entry's) only until the flush that writes it, so the count does not grow with
+     * the entries a node holds and releases over its life.
+     */
+    int bookkept() {
+        return writes.size();
+    }
+
     /** Whether anything is buffered that {@link #flush} would write. */
     boolean unflushed() {
         return !pending.isEmpty() || !changedQueues.isEmpty() || !freshQueues.isEmpty();

@@ -270,6 +270,24 @@ class ProtocolStoreTests {
     }
 
     @Test
+    void aReleasedEntrysKeyLeavesTheWriteBufferWithTheFlushThatDeletesIt() {
+        TestStateStore raw = new TestStateStore();
+        ProtocolStore store = new ProtocolStore(raw);
+        HoldQueue queue = new HoldQueue(C);
+        store.putFloor(C, 4, true);
+        for (int i = 0; i < 50; i++) {
+            queue.enqueue(entry(5 + i), store);
+            store.flush();
+            queue.pop(store);
+            store.flush();
+        }
+
+        assertThat(raw.keys()).as("every entry was written, then deleted").doesNotContain(ProtocolStore.entryKey(C, 0));
+        // the frontier's and the queue index's keys are kept; fifty released entries leave nothing behind
+        assertThat(store.bookkept()).isEqualTo(2);
+    }
+
+    @Test
     void queueIndexIsWrittenWhenAQueueDrainsAndThenNotWhileItStaysEmpty() {
         TestStateStore raw = new TestStateStore();
         ProtocolStore store = new ProtocolStore(raw);
