@@ -9,9 +9,10 @@ import org.apache.kafka.clients.producer.Producer;
 /**
  * What the live phase of a single-source run cost the machine per record, by process: the stream
  * threads alone, this JVM as a whole (the application and its clients, the harness's producer and
- * reader, the collector and the compiler) and the broker's JVM. The live phase shares two cores
- * among all of them, so its rate follows what they spend together per record, where the
- * pre-loaded phase's follows the stream thread's. A figure that cannot be read is NaN: the
+ * reader, the collector and the compiler) and the broker's JVM. The live phase shares the cores
+ * among all of them, where the pre-loaded phase is the stream thread's alone; with the
+ * producer's own rate and commit time ({@link #commitNanos}) these say what set the live rate
+ * (docs/performance.md, "The live phase, accounted"). A figure that cannot be read is NaN: the
  * broker's needs its process id ({@code --broker-pid}, which e2e.sh passes) and a platform whose
  * {@link ProcessHandle.Info#totalCpuDuration()} is known.
  *
@@ -71,13 +72,14 @@ record E2eLiveCost(double streamUs, double harnessUs, double brokerUs) {
     /** The per-run table of the live phases' cost, for the single-source runs that have one. */
     static void table(StringBuilder s, List<E2eRun> runs) {
         s.append("### Live phase: CPU per record by process\n\n");
-        s.append("The live phase's producer, the application and the broker share two cores: its rate follows what"
-                + " they spend together per record. Harness JVM: every thread of the JVM that runs the application"
-                + " (its stream thread and clients, the harness's producer and output reader, the collector and the"
-                + " compiler); the machine is that JVM plus the broker's. Produced: the live producer's own rate,"
-                + " its records over the time until its last transaction committed; where it is close to the live"
-                + " rate, the application kept up and the producer set the pace. Commit: the producer's mean time in"
-                + " commitTransaction per transaction (the broker's round trips to complete it).\n\n");
+        s.append("The live phase's producer, the application and the broker share the machine's cores; what each"
+                + " spends per record and the producer's own pace say what set the live rate. Harness JVM: every"
+                + " thread of the JVM that runs the application (its stream thread and clients, the harness's"
+                + " producer and output reader, the collector and the compiler); the machine is that JVM plus the"
+                + " broker's. Produced: the live producer's own rate, its records over the time until its last"
+                + " transaction committed; where it is close to the live rate, the application kept up and the"
+                + " producer set the pace. Commit: the producer's mean time in commitTransaction per transaction"
+                + " (the broker's round trips to complete it).\n\n");
         s.append("| Round | Variant | Live rec/s | Produced rec/s | Commit ms/txn | Stream thread us/rec"
                 + " | Harness JVM us/rec | Broker us/rec | Machine us/rec |\n"
                 + "|---:|---|---:|---:|---:|---:|---:|---:|---:|\n");
