@@ -16,31 +16,75 @@ import org.apache.kafka.clients.producer.Producer;
  * broker's needs its process id ({@code --broker-pid}, which e2e.sh passes) and a platform whose
  * {@link ProcessHandle.Info#totalCpuDuration()} is known.
  *
+ * @param producedRate the live producer's own rate: its records over the time until its last
+ *     transaction committed, in records per second
+ * @param commitMs the live producer's mean time in {@code commitTransaction} per transaction, in
+ *     milliseconds (NaN where the client does not report it)
  * @param streamUs the stream threads' CPU per record, in microseconds
  * @param harnessUs this JVM's CPU per record, every thread and the JVM's own, in microseconds
  * @param brokerUs the broker process's CPU per record, in microseconds
  */
-record E2eLiveCost(double streamUs, double harnessUs, double brokerUs) {
+record E2eLiveCost(double producedRate, double commitMs, double streamUs, double harnessUs, double brokerUs) {
 
     private static final com.sun.management.OperatingSystemMXBean OS =
             (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+
+    /** A run without a live phase: NaNs, a dash in a ratio table. */
+    private static final E2eLiveCost NONE = new E2eLiveCost(Double.NaN, Double.NaN, Double.NaN, Double.NaN,
+            Double.NaN);
 
     /** The harness JVM and the broker together: what the phase cost the machine per record. */
     double machineUs() {
         return harnessUs + brokerUs;
     }
 
-    /** Readings taken when a phase starts, for {@link #stop}. */
-    record Meter(String threads, long brokerPid, ThreadCpu.Snapshot stream, long harnessNanos, long brokerNanos) {
+    /**
+     * Readings taken when a phase starts: {@link #produced} when its producer's last transaction
+     * committed, then {@link #stop} when its last output was read.
+     */
+    static final class Meter {
+        private final String threads;
+        private final long brokerPid;
+        private final Producer<?, ?> producer;
+        private final ThreadCpu.Snapshot stream;
+        private final long harnessNanos;
+        private final long brokerNanos;
+        private final double commitNanos;
+        private final long startNanos = System.nanoTime();
+        private long producedNanos = -1;
+        private double committedNanos = Double.NaN;
 
-        /** The cost per record of {@code records} since this meter started. */
-        E2eLiveCost stop(int records) {
+        private Meter(String threads, long brokerPid, Producer<?, ?> producer) {
+            this.threads = threads;
+            this.brokerPid = brokerPid;
+            this.producer = producer;
+            this.stream = ThreadCpu.snapshot(threads);
+            this.harnessNanos = OS.getProcessCpuTime();
+            this.brokerNanos = brokerCpuNanos(brokerPid);
+            this.commitNanos = commitNanos(producer);
+        }
+
+        /** Marks the producer's last commit: its own rate and commit time end here. */
+        void produced() {
+            producedNanos = System.nanoTime();
+            committedNanos = commitNanos(producer) - commitNanos;
+        }
+
+        /**
+         * The cost per record of {@code records}, sent in {@code transactions}, since this meter
+         * started; {@link #produced} must have been called.
+         */
+        E2eLiveCost stop(int records, int transactions) {
+            if (producedNanos < 0) {
+                throw new IllegalStateException("Meter stopped before its producer's last commit was marked");
+            }
             ThreadCpu.Snapshot now = ThreadCpu.snapshot(threads);
             double streamUs = ThreadCpu.delta(stream.cpu(), now.cpu(), ThreadCpu.STREAM_THREAD) / 1e3 / records;
             double harnessUs = (OS.getProcessCpuTime() - harnessNanos) / 1e3 / records;
             long broker = brokerCpuNanos(brokerPid);
             double brokerUs = broker < 0 || brokerNanos < 0 ? Double.NaN : (broker - brokerNanos) / 1e3 / records;
-            return new E2eLiveCost(streamUs, harnessUs, brokerUs);
+            return new E2eLiveCost(records / ((producedNanos - startNanos) / 1e9), committedNanos / 1e6 / transactions,
+                    streamUs, harnessUs, brokerUs);
         }
     }
 
@@ -55,10 +99,12 @@ record E2eLiveCost(double streamUs, double harnessUs, double brokerUs) {
                 .findFirst().map(e -> ((Number) e.getValue().metricValue()).doubleValue()).orElse(Double.NaN);
     }
 
-    /** Starts measuring the stream threads whose names contain {@code threads}, this JVM and the broker. */
-    static Meter start(String threads, long brokerPid) {
-        return new Meter(threads, brokerPid, ThreadCpu.snapshot(threads), OS.getProcessCpuTime(),
-                brokerCpuNanos(brokerPid));
+    /**
+     * Starts measuring the stream threads whose names contain {@code threads}, this JVM, the broker
+     * and {@code producer}'s commits.
+     */
+    static Meter start(String threads, long brokerPid, Producer<?, ?> producer) {
+        return new Meter(threads, brokerPid, producer);
     }
 
     /** The broker process's CPU time so far, or -1 when its id is unknown or the platform does not say. */
@@ -87,7 +133,7 @@ record E2eLiveCost(double streamUs, double harnessUs, double brokerUs) {
             E2eLiveCost c = r.liveCost;
             if (r.error == null && c != null) {
                 s.append(String.format(Locale.ROOT, "| %d | %s | %,.0f | %,.0f | %.2f | %.1f | %.1f | %.1f | %.1f |%n",
-                        r.round, r.variant.label, r.liveRate, r.liveProducedRate, r.liveCommitMs, c.streamUs(),
+                        r.round, r.variant.label, r.liveRate, c.producedRate(), c.commitMs(), c.streamUs(),
                         c.harnessUs(), c.brokerUs(), c.machineUs()));
             }
         }
@@ -96,17 +142,16 @@ record E2eLiveCost(double streamUs, double harnessUs, double brokerUs) {
 
     /** Ratio rows of {@code v}'s live cost over its base's, per round, into a table {@link E2eRatios#head} began. */
     static void ratios(E2eRatios t, String prefix, E2eVariant v) {
-        t.row(prefix + "live: the producer's own rate", v, r -> r.liveCost != null ? r.liveProducedRate : Double.NaN);
-        t.row(prefix + "live: the producer's commit time per transaction", v,
-                r -> r.liveCost != null ? r.liveCommitMs : Double.NaN);
+        t.row(prefix + "live: the producer's own rate", v, r -> of(r).producedRate());
+        t.row(prefix + "live: the producer's commit time per transaction", v, r -> of(r).commitMs());
         t.row(prefix + "live: stream-thread CPU per record", v, r -> of(r).streamUs());
         t.row(prefix + "live: harness JVM CPU per record", v, r -> of(r).harnessUs());
         t.row(prefix + "live: broker CPU per record", v, r -> of(r).brokerUs());
         t.row(prefix + "live: machine CPU per record (harness JVM + broker)", v, r -> of(r).machineUs());
     }
 
-    /** A run's live cost, or NaNs (a dash in a ratio table) for a run without a live phase. */
+    /** A run's live cost, or {@link #NONE}. */
     private static E2eLiveCost of(E2eRun r) {
-        return r.liveCost != null ? r.liveCost : new E2eLiveCost(Double.NaN, Double.NaN, Double.NaN);
+        return r.liveCost != null ? r.liveCost : NONE;
     }
 }

@@ -53,10 +53,6 @@ final class E2eRun {
     final int round;
     double preloadRate;
     double liveRate;
-    /** The live phase's producer's own rate: its records over the time until its last commit returned. */
-    double liveProducedRate;
-    /** The live producer's mean time in {@code commitTransaction} per transaction, in milliseconds. */
-    double liveCommitMs;
     /** What the live phase cost per record, by process; null for runs without one. */
     E2eLiveCost liveCost;
     Lat live;

@@ -171,16 +171,13 @@ final class EndToEndBenchmark {
                 run.preloadRate = records / ((reader.lastReceipt(0) - runningAt.get()) / 1e9);
                 run.recordCpu(cpu0, ThreadCpu.snapshot(id), records, app);
 
-                E2eLiveCost.Meter liveCost = E2eLiveCost.start(id, options.brokerPid);
-                double committing = E2eLiveCost.commitNanos(producer);
+                E2eLiveCost.Meter liveCost = E2eLiveCost.start(id, options.brokerPid, producer);
                 long liveStart = System.nanoTime();
                 workload.bulk(producer, in, 1, records, options.perTransaction);
-                run.liveProducedRate = records / ((System.nanoTime() - liveStart) / 1e9);
-                run.liveCommitMs = (E2eLiveCost.commitNanos(producer) - committing) / 1e6
-                        / Math.ceil(records / (double) options.perTransaction);
+                liveCost.produced();
                 awaitPhase(reader, 1);
                 run.liveRate = records / ((reader.lastReceipt(1) - liveStart) / 1e9);
-                run.liveCost = liveCost.stop(records);
+                run.liveCost = liveCost.stop(records, (records + options.perTransaction - 1) / options.perTransaction);
                 run.live = E2eRun.Lat.of(reader.latencies(1));
 
                 E2eHoldSampler sampler = app.holdSampler();

@@ -13,14 +13,15 @@ class E2eLiveCostTests {
     @Test
     void aMeterChargesTheCpuThisJvmSpentToTheRecordsAndReadsTheBrokerFromItsProcessId() {
         long self = ProcessHandle.current().pid();
-        E2eLiveCost.Meter meter = E2eLiveCost.start("no-stream-thread-has-this-name", self);
+        E2eLiveCost.Meter meter = E2eLiveCost.start("no-stream-thread-has-this-name", self, new MockProducer<>());
         long spin = 0;
         long until = System.nanoTime() + 50_000_000;
         while (System.nanoTime() < until) {
             spin += Long.numberOfTrailingZeros(spin + System.nanoTime());
         }
+        meter.produced();
 
-        E2eLiveCost cost = meter.stop(1_000);
+        E2eLiveCost cost = meter.stop(1_000, 2);
 
         assertThat(spin).isPositive();
         // 50 ms of this thread's CPU over 1,000 records is at least 50 us each, in this JVM
@@ -29,11 +30,16 @@ class E2eLiveCostTests {
         // the "broker" here is this JVM: the process clock ticks coarser, but the spin shows in it too
         assertThat(cost.brokerUs()).isGreaterThan(0);
         assertThat(cost.machineUs()).isEqualTo(cost.harnessUs() + cost.brokerUs());
+        // 1,000 records produced over the 50 ms spin: at most 20,000 a second
+        assertThat(cost.producedRate()).isPositive().isLessThanOrEqualTo(20_000);
+        assertThat(cost.commitMs()).as("a mock producer reports no commit time").isNaN();
     }
 
     @Test
     void withoutTheBrokersProcessIdItsShareIsUnknownNotZero() {
-        E2eLiveCost cost = E2eLiveCost.start("none", 0).stop(10);
+        E2eLiveCost.Meter meter = E2eLiveCost.start("none", 0, new MockProducer<>());
+        meter.produced();
+        E2eLiveCost cost = meter.stop(10, 1);
 
         assertThat(cost.brokerUs()).isNaN();
         assertThat(cost.machineUs()).isNaN();

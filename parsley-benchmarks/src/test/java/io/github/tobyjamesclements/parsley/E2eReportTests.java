@@ -57,13 +57,11 @@ class E2eReportTests {
     @Test
     void theLiveCostIsTabledPerRunAndDividedByThePlainCopysOfTheSameRound() {
         List<E2eRun> runs = copies();
-        runs.get(0).liveCost = new E2eLiveCost(2, 10, 6);
-        runs.get(2).liveCost = new E2eLiveCost(3, 12, 8);
-        runs.get(3).liveCost = new E2eLiveCost(2, 8, 4);
-        runs.get(5).liveCost = new E2eLiveCost(2, 9, 6);
+        runs.get(0).liveCost = new E2eLiveCost(110_000, 2.5, 2, 10, 6);
+        runs.get(2).liveCost = new E2eLiveCost(0, 0, 3, 12, 8);
+        runs.get(3).liveCost = new E2eLiveCost(0, 0, 2, 8, 4);
+        runs.get(5).liveCost = new E2eLiveCost(0, 0, 2, 9, 6);
         runs.get(0).liveRate = 100_000;
-        runs.get(0).liveProducedRate = 110_000;
-        runs.get(0).liveCommitMs = 2.5;
 
         String md = report(runs);
 

@@ -34,10 +34,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class DeadLetterTopologyTests {
 
-    /** This test's own state directory: concurrent runs (PIT's minions, other builds) share the default one. */
-    @TempDir
-    Path stateDir;
-
     private static final Codec<String> STRICT = Codec.of(s -> s.getBytes(StandardCharsets.UTF_8), b -> {
         String s = new String(b, StandardCharsets.UTF_8);
         if (s.startsWith("garbage")) {
@@ -49,6 +45,10 @@ class DeadLetterTopologyTests {
     private static final Topic<String, String> PAYMENTS = Topic.of("payments", Codec.utf8(), STRICT);
     private static final Topic<String, String> NOTIFICATIONS = Topic.of("notifications", Codec.utf8(), Codec.utf8());
     private static final Topic<String, Long> TOTALS = Topic.of("totals", Codec.utf8(), Codec.int64());
+
+    /** This test's own state directory: concurrent runs (PIT's minions, other builds) share the default one. */
+    @TempDir
+    Path stateDir;
 
     /** A fold of payment amounts; it throws on the amount 13. */
     private static Stage balances() {

@@ -31,14 +31,14 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class DeliveryTracingTests {
 
-    /** This test's own state directory: concurrent runs (PIT's minions, other builds) share the default one. */
-    @TempDir
-    Path stateDir;
-
     private static final Topic<String, String> ORDERS = Topic.of("orders", Codec.utf8(), Codec.utf8());
     private static final Topic<String, String> PAYMENTS = Topic.of("payments", Codec.utf8(), Codec.utf8());
     private static final Topic<String, String> NOTIFICATIONS = Topic.of("notifications", Codec.utf8(), Codec.utf8());
     private static final String TRACE = "trace";
+
+    /** This test's own state directory: concurrent runs (PIT's minions, other builds) share the default one. */
+    @TempDir
+    Path stateDir;
 
     /** Records every delivery and copies its trace header onto each emission, as a tracer would. */
     private static final class Recording implements DeliveryObserver {

@@ -30,15 +30,15 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class HoldTimingTests {
 
-    /** This test's own state directory: concurrent runs (PIT's minions, other builds) share the default one. */
-    @TempDir
-    Path stateDir;
-
     private static final Topic<String, String> ORDERS = Topic.of("orders", Codec.utf8(), Codec.utf8());
     private static final Topic<String, String> PAYMENTS = Topic.of("payments", Codec.utf8(), Codec.utf8());
     private static final Topic<String, String> NOTIFICATIONS = Topic.of("notifications", Codec.utf8(), Codec.utf8());
 
     private static final Instant START = Instant.ofEpochMilli(1_000_000);
+
+    /** This test's own state directory: concurrent runs (PIT's minions, other builds) share the default one. */
+    @TempDir
+    Path stateDir;
 
     /** The host's wall clock, moved in step with the driver's, which times the gauges' reads. */
     private final AtomicLong wallClock = new AtomicLong(START.toEpochMilli());

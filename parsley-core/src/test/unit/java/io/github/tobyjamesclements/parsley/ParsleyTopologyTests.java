@@ -22,14 +22,14 @@ import org.junit.jupiter.api.io.TempDir;
 
 class ParsleyTopologyTests {
 
-    /** This test's own state directory: concurrent runs (PIT's minions, other builds) share the default one. */
-    @TempDir
-    Path stateDir;
-
     private static final Topic<String, String> ORDERS = Topic.of("orders", Codec.utf8(), Codec.utf8());
     private static final Topic<String, String> PAYMENTS = Topic.of("payments", Codec.utf8(), Codec.utf8());
     private static final Topic<String, String> NOTIFICATIONS = Topic.of("notifications", Codec.utf8(), Codec.utf8());
     private static final Topic<String, Long> TOTALS = Topic.of("totals", Codec.utf8(), Codec.int64());
+
+    /** This test's own state directory: concurrent runs (PIT's minions, other builds) share the default one. */
+    @TempDir
+    Path stateDir;
 
     private TopologyTestDriver driver;
     private TestInputTopic<String, String> orders;

@@ -28,13 +28,13 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class StampingDoorTests {
 
-    /** This test's own state directory: concurrent runs (PIT's minions, other builds) share the default one. */
-    @TempDir
-    Path stateDir;
-
     private static final Topic<String, String> ORDERS = Topic.of("orders", Codec.utf8(), Codec.utf8());
     private static final Topic<String, String> NOTIFICATIONS = Topic.of("notifications", Codec.utf8(), Codec.utf8());
     private static final Topic<String, String> AUDIT = Topic.of("audit", Codec.utf8(), Codec.utf8());
+
+    /** This test's own state directory: concurrent runs (PIT's minions, other builds) share the default one. */
+    @TempDir
+    Path stateDir;
 
     /** Notifies each order; an order named "stray" is also sent to a topic the stage never declared. */
     private static Stage notifier() {
