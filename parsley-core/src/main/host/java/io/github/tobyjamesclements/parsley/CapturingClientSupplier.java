@@ -9,7 +9,9 @@ import org.apache.kafka.streams.processor.internals.DefaultKafkaClientSupplier;
 
 /**
  * Kafka Streams' default clients, with the main consumer wrapped by {@link PositionCapture}
- * (protocol.md §12.3). Restore and global consumers are not causal inputs and stay plain.
+ * (protocol.md §12.3) and the producer by {@link TransactionPartitions} (a sink's partitions asked
+ * once per transaction, not per record). Restore and global consumers are not causal inputs and
+ * stay plain.
  */
 final class CapturingClientSupplier implements KafkaClientSupplier {
 
@@ -22,7 +24,7 @@ final class CapturingClientSupplier implements KafkaClientSupplier {
 
     @Override
     public Producer<byte[], byte[]> getProducer(Map<String, Object> config) {
-        return defaults.getProducer(config);
+        return new TransactionPartitions(defaults.getProducer(config));
     }
 
     @Override
