@@ -14,10 +14,9 @@ import org.slf4j.LoggerFactory;
  * One causal node: the receive path, the cascade, density adaptation and the stamping site
  * (protocol.md §3-6), over a {@link NodeState} restored and reconciled at construction (§7).
  *
- * <p>Single-threaded and synchronous: results come back in the order they happened; store writes
- * wait in a buffer for {@link #persist()}. The host must uphold H1-H6 (protocol.md §12.1): it
- * persists right before every commit, and if a call throws, it abandons the step and this node
- * and restarts from committed state through a new one (H3, H5).
+ * <p>Single-threaded and synchronous: results come back in the order they happened; store writes wait in a buffer
+ * for {@link #persist()}. The host must uphold H1-H6 (protocol.md §12.1): it persists right before every commit, and
+ * if a call throws, it abandons the step and this node and restarts from committed state through a new one (H3, H5).
  * Decisions a harness may replace come in as {@link NodeSeams}; production passes {@link NodeSeams#NONE}.
  */
 final class CausalNode {
@@ -36,6 +35,7 @@ final class CausalNode {
     private final Channel[] order;
     /** {@code config.consumed()} as a hash set: asked per record and claim. */
     private final Set<Channel> consumed;
+    private Channel lastConsumed; // found in consumed, which never changes: a run of its records skips the lookup
     /** The clock each send's stamp is built in, and the buffer it is written in ({@link #encodeSend}); never handed out. */
     private final VectorClock sendClock = new VectorClock();
     private final ClockWriter sendBytes = ClockWriter.scratch();
@@ -277,10 +277,11 @@ final class CausalNode {
     }
 
     private void requireConsumed(Channel c, String what) {
-        if (!consumed.contains(c)) {
+        if (c != lastConsumed && !consumed.contains(c)) {
             throw new IllegalStateException(what + "; node=" + config.nodeId() + ", channel=" + c
                     + ", consumed=" + config.consumed());
         }
+        lastConsumed = c;
     }
 
     /** Writes every change since the last persist to the store: the host calls it before each commit (§9.1, H3). */
