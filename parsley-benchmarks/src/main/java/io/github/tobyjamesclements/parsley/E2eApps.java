@@ -24,10 +24,12 @@ import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.AutoOffsetReset;
+import org.apache.kafka.streams.KafkaClientSupplier;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.processor.StreamPartitioner;
+import org.apache.kafka.streams.processor.internals.DefaultKafkaClientSupplier;
 import org.apache.kafka.streams.state.Stores;
 
 /**
@@ -101,7 +103,7 @@ final class E2eApps {
      * protocol-store writes cost before its stores were cached.
      */
     App baseline(String id, String in, String out, Path stateDir, AtomicLong runningAt, int storePuts) {
-        return plain(id, stateDir, runningAt, () -> {
+        return plain(id, stateDir, runningAt, new DefaultKafkaClientSupplier(), () -> {
             Topology t = new Topology();
             t.addSource(AutoOffsetReset.earliest(), "source", new ByteArrayDeserializer(), new ByteArrayDeserializer(),
                     in);
@@ -119,11 +121,11 @@ final class E2eApps {
      * The {@code floor} reference: the baseline's topology and settings plus what any causal stamp
      * costs Kafka Streams without Parsley's protocol: a {@code vc} header of
      * {@link E2eFloorProcessor#STAMP_BYTES} bytes on every output, Parsley's own sink partitioner
-     * ({@link StampingDoor#partitioner}) and a cached, logged key-value store attached to the
+     * ({@link StampingDoor#partitioner}) and producer ({@link E2eFloorClients}) and a cached, logged key-value store attached to the
      * processor but not written per record.
      */
     App floor(String id, String in, String out, Path stateDir, AtomicLong runningAt, int partitions) {
-        return plain(id, stateDir, runningAt, () -> {
+        return plain(id, stateDir, runningAt, new E2eFloorClients(), () -> {
             Topology t = new Topology();
             t.addSource(AutoOffsetReset.earliest(), "source", new ByteArrayDeserializer(), new ByteArrayDeserializer(),
                     in);
@@ -181,7 +183,7 @@ final class E2eApps {
     /**
      * The {@code json-floor} reference: {@link #jsonBaseline} plus what a causal stamp of the JSON
      * stage's size costs Kafka Streams without Parsley's protocol: a constant {@code vc} header of
-     * {@link E2eJson#FLOOR_STAMP_BYTES} bytes on every output and Parsley's sink partitioner. (Its
+     * {@link E2eJson#FLOOR_STAMP_BYTES} bytes on every output, Parsley's sink partitioner and producer. (Its
      * inputs carry the same stamps as {@code json-parsley}'s, and its task is stateful already.)
      */
     App jsonFloor(String id, String orders, String payments, String out, Path stateDir, AtomicLong runningAt,
@@ -194,7 +196,8 @@ final class E2eApps {
 
     private App json(String id, String orders, String payments, String out, Path stateDir, AtomicLong runningAt,
             byte[] stamp, StreamPartitioner<String, Output> partitioner) {
-        return plain(id, stateDir, runningAt, () -> {
+        KafkaClientSupplier clients = partitioner == null ? new DefaultKafkaClientSupplier() : new E2eFloorClients();
+        return plain(id, stateDir, runningAt, clients, () -> {
             Topology t = new Topology();
             Deserializer<Event> events = E2eJson.serde(Event.class).deserializer();
             t.addSource(AutoOffsetReset.earliest(), "orders", new StringDeserializer(), events, orders);
@@ -202,12 +205,9 @@ final class E2eApps {
             t.addProcessor("balances", () -> new E2eBalanceProcessor(stamp), "orders", "payments");
             t.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(E2eBalanceProcessor.STORE),
                     Serdes.String(), E2eJson.serde(Balance.class)).withCachingEnabled(), "balances");
-            if (partitioner == null) {
-                t.addSink("sink", out, new StringSerializer(), E2eJson.serde(Output.class).serializer(), "balances");
-            } else {
-                t.addSink("sink", out, new StringSerializer(), E2eJson.serde(Output.class).serializer(), partitioner,
-                        "balances");
-            }
+            // a null partitioner is Kafka Streams' default, the plain baseline's
+            t.addSink("sink", out, new StringSerializer(), E2eJson.serde(Output.class).serializer(), partitioner,
+                    "balances");
             return t;
         });
     }
@@ -232,7 +232,7 @@ final class E2eApps {
      * forwarded.
      */
     App storeAll(String id, String in, String out, Path stateDir, AtomicLong runningAt) {
-        return plain(id, stateDir, runningAt, () -> {
+        return plain(id, stateDir, runningAt, new DefaultKafkaClientSupplier(), () -> {
             Topology t = new Topology();
             t.addSource(AutoOffsetReset.earliest(), "source", new ByteArrayDeserializer(), new ByteArrayDeserializer(),
                     in);
@@ -245,10 +245,10 @@ final class E2eApps {
     }
 
     /** Plain Kafka Streams instances of {@code topology} (built once per instance). */
-    App plain(String id, Path stateDir, AtomicLong runningAt, Supplier<Topology> topology) {
+    App plain(String id, Path stateDir, AtomicLong runningAt, KafkaClientSupplier clients, Supplier<Topology> topology) {
         List<KafkaStreams> all = new ArrayList<>();
         for (int n = 0; n < instances; n++) {
-            KafkaStreams streams = new KafkaStreams(topology.get(), streamsProps(id, stateDir.resolve("i" + n)));
+            KafkaStreams streams = new KafkaStreams(topology.get(), streamsProps(id, stateDir.resolve("i" + n)), clients);
             streams.setStateListener(runningListener(runningAt));
             all.add(streams);
         }
