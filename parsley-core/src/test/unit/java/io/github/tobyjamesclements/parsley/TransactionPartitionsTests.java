@@ -16,6 +16,7 @@ import org.apache.kafka.clients.consumer.ConsumerGroupMetadata;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.MockProducer;
 import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
@@ -107,6 +108,17 @@ class TransactionPartitionsTests {
         assertThat(mock.transactionAborted()).isTrue();
         assertThat(mock.closed()).isTrue();
         assertThat(producer.metrics()).isSameAs(mock.metrics());
+    }
+
+    @Test
+    void theStagesClientSupplierGivesEachStreamThreadThisProducer() {
+        Producer<byte[], byte[]> supplied = new CapturingClientSupplier().getProducer(
+                Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, "localhost:9"));
+        try {
+            assertThat(supplied).isInstanceOf(TransactionPartitions.class);
+        } finally {
+            supplied.close(Duration.ZERO);
+        }
     }
 
     @Test
