@@ -222,9 +222,9 @@ final class CausalProcessor implements Processor<byte[], byte[], byte[], byte[]>
             DeliveryObserver.Scope scope = tracing.open(d, topic);
             try {
                 LogicRunner.Outcome outcome = logic.apply(d, topic);
-                List<StampingDoor.Outbound> sends = door.prepare(outcome.emissions(), d.timestamp());
+                door.prepare(outcome.emissions(), d.timestamp());
                 logic.commit(outcome);
-                door.send(sends, scope);
+                door.send(scope);
             } catch (LogicFailure f) {
                 scope.failed(f);
                 boolean held = arrived == null || !d.channel().equals(arrived.channel())

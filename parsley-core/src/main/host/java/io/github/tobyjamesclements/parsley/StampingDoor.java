@@ -38,10 +38,12 @@ final class StampingDoor {
     private String lastTopic;
     private Sink lastSink;
     /**
-     * The list {@link #prepare} fills, cleared and refilled per step instead of allocated: a step's
-     * emissions are sent before the next step is prepared, and nothing keeps the list.
+     * The slots {@link #prepare} fills, the first {@link #prepared} of them this step's: refilled per
+     * step instead of allocated per emission, since a step's emissions are sent before the next step
+     * is prepared and nothing else keeps them.
      */
-    private final List<Outbound> prepared = new ArrayList<>();
+    private final List<Outbound> slots = new ArrayList<>();
+    private int prepared;
     /** Whether the stage's processor has one child, its one sink ({@link Assembly#soleSink}). */
     private final boolean soleSink;
 
@@ -60,29 +62,44 @@ final class StampingDoor {
         this.soleSink = soleSink;
     }
 
-    /** One emission checked, encoded and partitioned, not yet stamped or sent. */
-    record Outbound(Sink sink, byte[] key, byte[] value, int partition, long timestamp) {
+    /**
+     * One emission checked, encoded and partitioned, not yet stamped or sent: a slot of the door's,
+     * mutable so that a step's emissions allocate nothing of their own (the door is confined to its
+     * task's stream thread).
+     */
+    private static final class Outbound {
+        private Sink sink;
+        private byte[] key;
+        private byte[] value;
+        private int partition;
+        private long timestamp;
     }
 
     /**
      * Checks and encodes emissions in list order without stamping or sending any, so that a
      * failure leaves nothing behind; an emission's timestamp defaults to {@code inheritedTimestamp}.
-     * The list returned is the door's own, valid until the next call: send it before preparing again.
+     * They wait in the door for {@link #send}: send them before preparing again.
      *
      * @throws LogicFailure for an emission to an undeclared sink or one its topic's codecs refuse
      */
-    List<Outbound> prepare(List<Emission> emissions, long inheritedTimestamp) {
-        List<Outbound> out = prepared;
-        out.clear();
+    void prepare(List<Emission> emissions, long inheritedTimestamp) {
+        prepared = 0;
         for (Emission e : emissions) {
             String topic = e.topic();
             Sink sink = declaredSink(topic);
             byte[] key = LogicFailure.guard("key codec of sink ", topic, Topic::encodeKey, e.target(), e.key());
             byte[] value = LogicFailure.guard("value codec of sink ", topic, Topic::encodeValue, e.target(), e.value());
             long ts = e.timestamp() == Emission.INHERIT_TIMESTAMP ? inheritedTimestamp : e.timestamp();
-            out.add(new Outbound(sink, key, value, partition(key, sink.channels().length), ts));
+            if (prepared == slots.size()) {
+                slots.add(new Outbound());
+            }
+            Outbound o = slots.get(prepared++);
+            o.sink = sink;
+            o.key = key;
+            o.value = value;
+            o.partition = partition(key, sink.channels().length);
+            o.timestamp = ts;
         }
-        return out;
     }
 
     /**
@@ -112,13 +129,17 @@ final class StampingDoor {
      * Stamps each prepared emission for its concrete partition and forwards it, in order (H4),
      * letting the delivery's {@code scope} add headers after the stamp.
      */
-    void send(List<Outbound> outbound, DeliveryObserver.Scope scope) {
-        for (Outbound o : outbound) {
-            Sink sink = o.sink();
+    void send(DeliveryObserver.Scope scope) {
+        for (int i = 0; i < prepared; i++) {
+            Outbound o = slots.get(i);
+            Sink sink = o.sink;
             // Kafka's Record copies headers handed to its constructor: stamping the record's own
             // empty headers builds one header list per send, not two
-            Record<byte[], byte[]> record = new Record<>(o.key(), o.value(), o.timestamp());
-            CausalHeaders.addStamp(record.headers(), node.encodeSend(sink.channels()[o.partition()]));
+            Record<byte[], byte[]> record = new Record<>(o.key, o.value, o.timestamp);
+            // the slot lets go of the step's bytes: only the record holds them now
+            o.key = null;
+            o.value = null;
+            CausalHeaders.addStamp(record.headers(), node.encodeSend(sink.channels()[o.partition]));
             scope.emitting(sink.topic(), record.headers());
             if (soleSink) {
                 context.forward(record);
