@@ -66,16 +66,18 @@ public final class CausalHeaders {
 
     /** Reads the protocol header of a consumed record; the caller adds the record's location to any error. */
     static Read read(Headers headers) {
-        return read(headers, ChannelCache.NONE);
+        SendStamp stamp = stamp(headers, ChannelCache.NONE);
+        return stamp == null ? UNSTAMPED : new Read(stamp.clock(), stamp.sender(), stamp.seq());
     }
 
-    /**
-     * {@link #read(Headers)}, the clock's claims naming the channels {@code channels} keeps: a
-     * task's read path, which decodes a header per record.
-     */
-    static Read read(Headers headers, ChannelCache channels) {
-        SendStamp stamp = stamp(headers, channels);
-        return stamp == null ? UNSTAMPED : new Read(stamp.clock(), stamp.sender(), stamp.seq());
+    /** Reads the protocol header of a consumed record: {@link #read(Headers)}, into a task's reader (the read path). */
+    static void read(Headers headers, StampReader into) {
+        byte[] bytes = stampBytes(headers);
+        if (bytes == null) {
+            into.absent();
+        } else {
+            into.read(bytes);
+        }
     }
 
     /** Replaces the protocol header with a stage emission's stamp, sender tag included. */
@@ -98,6 +100,12 @@ public final class CausalHeaders {
     }
 
     private static SendStamp stamp(Headers headers, ChannelCache channels) {
+        byte[] bytes = stampBytes(headers);
+        return bytes == null ? null : ClockCodec.decodeStamp(bytes, channels);
+    }
+
+    /** The value of the one protocol header, or null when there is none. */
+    private static byte[] stampBytes(Headers headers) {
         // one array of the record's few headers, not the filtering view's iterators, per record
         Header h = null;
         for (Header each : headers.toArray()) {
@@ -114,7 +122,7 @@ public final class CausalHeaders {
         if (h.value() == null) {
             throw new CorruptClockException("Header " + CLOCK + " present with a null value");
         }
-        return ClockCodec.decodeStamp(h.value(), channels);
+        return h.value();
     }
 
     /** The protocol header of one consumed record: clock null when absent, sender null and seq −1 when untagged. */

@@ -49,8 +49,8 @@ final class CausalProcessor implements Processor<byte[], byte[], byte[], byte[]>
     private DeliveryTracing tracing;
     /** Whether this task consumes more than one channel: only then can an unstamped record be misordered. */
     private boolean ordersAcrossChannels;
-    /** The channels this task's headers name, kept across records ({@link ChannelCache}). */
-    private ChannelCache decoded;
+    /** Decodes each record's stamp into one reused clock, naming the channels this task's headers name. */
+    private StampReader stamps;
     private long replaysReported;
 
     /** {@code deadLetters} is null for an application without a dead-letter topic (fail closed). */
@@ -80,7 +80,7 @@ final class CausalProcessor implements Processor<byte[], byte[], byte[], byte[]>
         channelsByTopic = channels.byTopic;
         this.channels = channels;
         positions = new PositionFeed(channels.byPartition, !catalog.brokerBacked());
-        decoded = ChannelCache.of(channels.byTopic.values());
+        stamps = new StampReader(ChannelCache.of(channels.byTopic.values()));
         replaysReported = 0;
         ordersAcrossChannels = channelsByTopic.size() > 1;
         createNode(channels, taskId);
@@ -167,23 +167,23 @@ final class CausalProcessor implements Processor<byte[], byte[], byte[], byte[]>
         Channel channel = fed.channel();
         positions.requireCaptured(md, stage.name());
         arrival.retention(channel, md, fed.any());
-        CausalHeaders.Read read;
         try {
-            read = CausalHeaders.read(record.headers(), decoded);
+            CausalHeaders.read(record.headers(), stamps);
         } catch (CorruptClockException e) {
             // before the unstamped check: a clock that cannot be read is poison, not a missing stamp
             unreadable(record, fed, md, new CorruptClockException(e.getMessage() + "; " + ArrivalChecks.where(md)));
             return;
         }
-        if (read.clock() == null && ordersAcrossChannels) {
+        if (stamps.clock() == null && ordersAcrossChannels) {
             arrival.unstamped(md);
         }
         byte[] headers = poison.keepsHeaders() ? HeaderBlock.encode(record.headers()) : null;
-        InboundRecord inbound = new InboundRecord(channel, md.offset(), read.clock(), read.sender(), read.seq(),
+        // the entry borrows the reader's clock for this call (CausalNode.onRecord)
+        HeldEntry entry = HeldEntry.received(channel, md.offset(), stamps.clock(), stamps.sender(), stamps.seq(),
                 record.key(), record.value(), record.timestamp(), headers);
         positions.fed(fed, md.offset());
         tracing.read(channel, md.offset(), record.headers());
-        handle(node.onRecord(inbound), fed, md.offset());
+        handle(node.onRecord(channel, entry), fed, md.offset());
         tracing.fed(channel, md.offset());
         sweepPositions();
         monitor.afterStep();

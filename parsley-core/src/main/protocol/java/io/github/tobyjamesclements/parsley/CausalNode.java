@@ -83,25 +83,27 @@ final class CausalNode {
 
     /** Feeds one fetched record; returns what the gate released, in causal order. */
     List<Delivery> onRecord(InboundRecord r) {
+        return onRecord(r.channel(), HeldEntry.borrowing(r));
+    }
+
+    /** {@link #onRecord(InboundRecord)} for an entry the host built ({@link HeldEntry#received}): one object a record. */
+    List<Delivery> onRecord(Channel c, HeldEntry e) {
         seams.callStarts(fold);
-        Channel c = r.channel();
         requireConsumed(c, "Record on unconsumed channel");
         long f = state.frontier(c);
-        if (r.offset() <= f) {
+        if (e.offset() <= f) {
             replaysSkipped++;
-            if (r.tagged()) {
-                // A replayed record is covered by the frontier: it counts for its sender's sequence
-                // claims, so a grown input's prefix can satisfy claims on it (protocol.md §3.8).
-                state.advanceMark(c, r.sender(), r.senderSeq(), r.offset());
+            if (e.tagged()) {
+                // covered by the frontier, it counts for its sender's seq claims: a grown input's prefix (§3.8)
+                state.advanceMark(c, e.sender(), e.seq(), e.offset());
                 return cascadeAndFinish();
             }
             return List.of();
         }
         boolean queueEmpty = state.held(c) == 0;
-        if (r.clock() != null && !r.clock().isEmpty()) {
-            seams.received(c, r.clock(), fold);
+        if (!e.clock().isEmpty()) {
+            seams.received(c, e.clock(), fold);
         }
-        HeldEntry e = HeldEntry.borrowing(r);
         if (seams.deliversOnArrival(c, queueEmpty) && deliverable(c, e)) {
             // the record would be its queue's head, and the gate passes it: no queue entry to undo (§3.4)
             delivered.add(state.deliverArrival(c, e));
@@ -109,7 +111,7 @@ final class CausalNode {
             // held at an empty queue, it is the head: the cascade's skip run below it seeds or bridges (§4.1-4.3)
             state.holdBorrowing(c, e);
         }
-        state.notePosition(c, r.offset() + 1);
+        state.notePosition(c, e.offset() + 1);
         return cascadeAndFinish();
     }
 
@@ -166,10 +168,7 @@ final class CausalNode {
 
     // Stamp -------------------------------------------------------------------------------
 
-    /**
-     * The single stamping site, for a send to the concrete destination partition: the record's
-     * {@code vc} header value, its stamp built in a clock the node rebuilds per send.
-     */
+    /** The single stamping site: the {@code vc} header value of a send to a concrete partition, built in a reused clock. */
     byte[] encodeSend(Channel destination) {
         Objects.requireNonNull(destination, "Send destination is null: the host partitions before stamping");
         if (destination.topicId() != lastSink) {

@@ -155,11 +155,15 @@ final class ClockCodec {
         return decodeStamp(bytes, ChannelCache.NONE);
     }
 
-    /**
-     * {@link #decodeStamp(byte[])}, its claims naming the channels and topic ids {@code channels}
-     * keeps (a task's decoder): equal clocks, fewer instances.
-     */
+    /** {@link #decodeStamp(byte[])}, its claims naming the channels and topic ids {@code channels} keeps. */
     static SendStamp decodeStamp(byte[] bytes, ChannelCache channels) {
+        StampReader stamp = new StampReader(channels);
+        stamp.read(bytes);
+        return new SendStamp(stamp.clock(), stamp.sender(), stamp.seq());
+    }
+
+    /** {@link #decodeStamp(byte[], ChannelCache)} into a reader's clock and sender tag ({@link StampReader#read}). */
+    static void decodeStamp(byte[] bytes, ChannelCache channels, StampReader into) {
         if (bytes == null) {
             throw new CorruptClockException("Clock bytes are null");
         }
@@ -168,8 +172,6 @@ final class ClockCodec {
         if (version != VERSION) {
             throw new CorruptClockException("Unknown clock version " + version + "; this build reads version " + VERSION);
         }
-        UUID sender = null;
-        long seq = -1;
         int at = in.position();
         long head = in.varint();
         long tag = head >>> 2;
@@ -177,10 +179,10 @@ final class ClockCodec {
             if (tag - 1 > Integer.MAX_VALUE) {
                 throw new CorruptClockException("Sender task " + (tag - 1) + " out of range at byte " + at);
             }
-            sender = new UUID(in.long64(), tag - 1);
-            seq = in.varint();
+            long stage = in.long64();
+            into.tag(stage, tag - 1, in.varint());
         }
-        VectorClock clock = new VectorClock();
+        VectorClock clock = into.emptyClock();
         if ((head & 2) == 2) {
             readOffsets(in, clock, channels);
         }
@@ -190,7 +192,6 @@ final class ClockCodec {
         if (in.remaining() != 0) {
             throw new CorruptClockException(in.remaining() + " trailing bytes after clock");
         }
-        return new SendStamp(clock, sender, seq);
     }
 
     /**

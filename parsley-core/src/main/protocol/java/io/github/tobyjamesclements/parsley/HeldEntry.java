@@ -32,6 +32,30 @@ record HeldEntry(long offset, VectorClock clock, UUID sender, long seq, byte[] k
                 r.headers());
     }
 
+    /**
+     * A fetched record as the host hands it to {@link CausalNode#onRecord(Channel, HeldEntry)}: what
+     * {@link InboundRecord} says, checked as it checks, without a second object per record. The
+     * entry borrows {@code clock} (null for a record without one) as {@link #borrowing} does.
+     *
+     * @throws IllegalArgumentException for a negative offset or a half sender tag (F3)
+     */
+    static HeldEntry received(Channel channel, long offset, VectorClock clock, UUID sender, long seq, byte[] key,
+            byte[] value, long timestamp, byte[] headers) {
+        requireWellFormed(channel, offset, sender, seq);
+        return new HeldEntry(offset, clock == null ? NO_CLAIMS : clock, sender, seq, key, value, timestamp, headers);
+    }
+
+    /** The checks of a fetched record's coordinate and tag (protocol.md §3.1, F3). */
+    static void requireWellFormed(Channel channel, long offset, UUID sender, long seq) {
+        if (offset < 0) {
+            throw new IllegalArgumentException("Record offset must be >= 0; channel=" + channel + ", offset=" + offset);
+        }
+        if ((sender == null) != (seq < 0)) {
+            throw new IllegalArgumentException("Sender and sequence must be tagged together; channel=" + channel
+                    + ", offset=" + offset + ", sender=" + sender + ", seq=" + seq);
+        }
+    }
+
     HeldEntry withClock(VectorClock own) {
         return new HeldEntry(offset, own, sender, seq, key, value, timestamp, headers);
     }

@@ -17,13 +17,7 @@ record InboundRecord(Channel channel, long offset, VectorClock clock, UUID sende
 
     InboundRecord {
         Objects.requireNonNull(channel, "channel");
-        if (offset < 0) {
-            throw new IllegalArgumentException("Record offset must be >= 0; channel=" + channel + ", offset=" + offset);
-        }
-        if ((sender == null) != (senderSeq < 0)) {
-            throw new IllegalArgumentException("Sender and sequence must be tagged together; channel=" + channel
-                    + ", offset=" + offset + ", sender=" + sender + ", seq=" + senderSeq);
-        }
+        HeldEntry.requireWellFormed(channel, offset, sender, senderSeq);
     }
 
     /** A record whose headers the host does not keep. */

@@ -66,6 +66,20 @@ class ParsleyTopologyTests {
     }
 
     @Test
+    void aHeldRecordKeepsItsClockWhileLaterRecordsAreRead() {
+        // the task reads every stamp into one clock: the held payment must keep the claim it came with
+        payments.pipeInput(new TestRecord<>("c1", "p1", claiming("orders", 1)));
+        payments.pipeInput(new TestRecord<>("c1", "p2", claiming("orders", 0)));
+        orders.pipeInput("c1", "o1");
+
+        assertThat(notifications.readValuesToList()).as("p1 waits for the second order").containsExactly("order o1");
+
+        orders.pipeInput("c1", "o2");
+
+        assertThat(notifications.readValuesToList()).containsExactly("order o2", "payment p1", "payment p2");
+    }
+
+    @Test
     void recordsWithoutClocksAreDeliveredAtOnce() {
         payments.pipeInput("c1", "p1");
         orders.pipeInput("c1", "o1");
