@@ -200,6 +200,21 @@ public final class Stage {
         Step<Object> apply(Object state, Object input);
     }
 
+    /**
+     * Stateless logic: emissions only. The host asks for them directly, so a handler's record costs
+     * no {@link Step} to carry a state it does not have; {@link #apply} is what a fold-shaped caller sees.
+     */
+    @FunctionalInterface
+    interface Handling extends Logic {
+        /** The emissions of one input, as an immutable list without nulls (what a {@link Step} holds). */
+        List<Emission> emissions(Object input);
+
+        @Override
+        default Step<Object> apply(Object state, Object input) {
+            return new Step<>(state, emissions(input));
+        }
+    }
+
     /** One source topic and its logic. */
     record Source(Topic<?, ?> topic, Logic logic, boolean stateful) {
     }
@@ -234,7 +249,7 @@ public final class Stage {
         @SuppressWarnings("unchecked")
         public <K, V> Builder on(Topic<K, V> topic, Handler<K, V> handler) {
             Objects.requireNonNull(handler, "handler");
-            spec.source(topic, (s, m) -> new Step<>(s, handler.handle((Message<K, V>) m)), false);
+            spec.source(topic, (Handling) m -> List.copyOf(handler.handle((Message<K, V>) m)), false);
             return this;
         }
 
@@ -262,7 +277,7 @@ public final class Stage {
          */
         public Builder ticks(Duration interval, TickHandler handler) {
             Objects.requireNonNull(handler, "handler");
-            spec.ticks(interval, (s, t) -> new Step<>(s, handler.onTick((Tick) t)), false);
+            spec.ticks(interval, (Handling) t -> List.copyOf(handler.onTick((Tick) t)), false);
             return this;
         }
 
@@ -359,7 +374,7 @@ public final class Stage {
         @SuppressWarnings("unchecked")
         public <K, V> Stateful<S> on(Topic<K, V> topic, Handler<K, V> handler) {
             Objects.requireNonNull(handler, "handler");
-            spec.source(topic, (s, m) -> new Step<>(s, handler.handle((Message<K, V>) m)), false);
+            spec.source(topic, (Handling) m -> List.copyOf(handler.handle((Message<K, V>) m)), false);
             return this;
         }
 
@@ -401,7 +416,7 @@ public final class Stage {
          */
         public Stateful<S> ticks(Duration interval, TickHandler handler) {
             Objects.requireNonNull(handler, "handler");
-            spec.ticks(interval, (s, t) -> new Step<>(s, handler.onTick((Tick) t)), false);
+            spec.ticks(interval, (Handling) t -> List.copyOf(handler.onTick((Tick) t)), false);
             return this;
         }
 

@@ -8,9 +8,10 @@ import org.apache.kafka.streams.state.KeyValueStore;
 /**
  * Runs user logic on a delivery (protocol.md §12.2): decodes it with its source topic's codecs
  * into a {@link Message} carrying its own coordinate, applies the handler or fold (reading
- * per-key state from the fold store, §10.5), and returns the step. The step's state is written
- * only by {@link #commit}, after its emissions were encoded, so a step whose user code fails
- * ({@link LogicFailure}) leaves the state as it was.
+ * per-key state from the fold store, §10.5), and returns the step's emissions. The step's state waits
+ * in this runner and is written only by {@link #commit}, after its emissions were encoded, so a step
+ * whose user code fails ({@link LogicFailure}) leaves the state as it was. One step at a time: each
+ * {@link #apply} replaces what the last one left uncommitted.
  */
 final class LogicRunner {
 
@@ -26,9 +27,13 @@ final class LogicRunner {
     private Channel lastChannel;
     private Stage.Source lastSource;
 
-    /** A step not yet committed: its emissions, and the slot and state to write (stateful logic only, else null). */
-    record Outcome(List<Emission> emissions, boolean stateful, Bytes slot, byte[] state) {
-    }
+    /*
+     * The step not yet committed: the slot and state to write (stateful logic only; slot null
+     * otherwise). Fields, not a result object: one step per delivery, and the host commits it before
+     * the next.
+     */
+    private Bytes pendingSlot;
+    private byte[] pendingState;
 
     LogicRunner(Stage stage, Map<Channel, Stage.Source> sources, Channel tickChannel,
             KeyValueStore<Bytes, byte[]> foldStore) {
@@ -39,11 +44,14 @@ final class LogicRunner {
     }
 
     /**
-     * Decodes and runs the logic of one delivery without writing anything.
+     * Decodes and runs the logic of one delivery without writing anything: its emissions, its state
+     * kept for {@link #commit}.
      *
      * @throws LogicFailure when a codec, the handler, the fold or the state codec fails
      */
-    Outcome apply(Delivery d, String topic) {
+    List<Emission> apply(Delivery d, String topic) {
+        pendingSlot = null;
+        pendingState = null;
         if (d.channel().equals(tickChannel)) {
             Stage.Ticks ticks = stage.ticks().orElseThrow();
             String what = ticks.stateful() ? "tick fold" : "tick handler";
@@ -69,10 +77,11 @@ final class LogicRunner {
         return lastSource;
     }
 
-    private Outcome run(Stage.Logic logic, boolean stateful, Bytes slot, Object input, String what) {
+    private List<Emission> run(Stage.Logic logic, boolean stateful, Bytes slot, Object input, String what) {
         if (!stateful) {
-            List<Emission> emissions = LogicFailure.guard(what, "", (l, in) -> l.apply(null, in).emissions(), logic, input);
-            return new Outcome(emissions, false, slot, null);
+            return logic instanceof Stage.Handling h
+                    ? LogicFailure.guard(what, "", Stage.Handling::emissions, h, input)
+                    : LogicFailure.guard(what, "", (l, in) -> l.apply(null, in).emissions(), logic, input);
         }
         Stage.State state = stage.state().orElseThrow();
         byte[] stored = foldStore.get(slot);
@@ -90,19 +99,23 @@ final class LogicRunner {
         }
         byte[] next = step.state() == null ? null
                 : LogicFailure.guard("state codec", "", Codec::encode, state.codec(), step.state());
-        return new Outcome(step.emissions(), true, slot, next);
+        pendingSlot = slot;
+        pendingState = next;
+        return step.emissions();
     }
 
-    /** Writes a step's state: its new value, or a delete for a null state. */
-    void commit(Outcome outcome) {
-        if (!outcome.stateful()) {
+    /** Writes the state of the last step {@link #apply} ran: its new value, or a delete for a null state; nothing for stateless logic. */
+    void commit() {
+        if (pendingSlot == null) {
             return;
         }
-        if (outcome.state() == null) {
-            foldStore.delete(outcome.slot());
+        if (pendingState == null) {
+            foldStore.delete(pendingSlot);
         } else {
-            foldStore.put(outcome.slot(), outcome.state());
+            foldStore.put(pendingSlot, pendingState);
         }
+        pendingSlot = null;
+        pendingState = null;
     }
 
     static Bytes foldKey(byte[] key) {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -239,6 +240,32 @@ class DeadLetterTopologyTests {
         assertThat(app.deadLetterTopic()).isEmpty();
         assertThat(app.deadLetterTopic("dl").deadLetterTopic()).hasValue("dl");
         assertThat(app.deadLetterTopic("dl").toString()).endsWith(", deadLetterTopic=dl]");
+    }
+
+    @Test
+    void aHandlerReturningNoListOrANullEmissionIsDeadLetteredAndTheNextRecordIsHandled() {
+        Stage relay = Stage.named("relay")
+                .on(ORDERS, m -> switch (m.value()) {
+                    case "none" -> null;
+                    case "hole" -> Arrays.asList(NOTIFICATIONS.send(m.key(), "x"), null);
+                    default -> List.of(NOTIFICATIONS.send(m.key(), "order " + m.value()));
+                })
+                .into(NOTIFICATIONS).build();
+        Parsley app = Parsley.named("shop", relay).deadLetterTopic("dead-letters");
+        try (TopologyTestDriver d = new TopologyTestDriver(app.testTopology(), props())) {
+            TestInputTopic<String, String> in = d.createInputTopic("orders", new StringSerializer(),
+                    new StringSerializer());
+            in.pipeInput(new TestRecord<>("a", "none", new RecordHeaders(), 1000L));
+            in.pipeInput(new TestRecord<>("a", "hole", new RecordHeaders(), 2000L));
+            in.pipeInput(new TestRecord<>("a", "o1", new RecordHeaders(), 3000L));
+
+            assertThat(d.createOutputTopic("notifications", new StringDeserializer(), new StringDeserializer())
+                    .readValuesToList()).as("nothing of the failed steps is sent").containsExactly("order o1");
+            List<TestRecord<byte[], byte[]>> dead = deadLetters(d);
+            assertThat(dead).hasSize(2);
+            assertDeadLetter(dead.get(0), "a", "none", 1000L, NullPointerException.class.getName(), "orders", 0);
+            assertDeadLetter(dead.get(1), "a", "hole", 2000L, NullPointerException.class.getName(), "orders", 1);
+        }
     }
 
     private static void assertDeadLetter(TestRecord<byte[], byte[]> r, String key, String value, long timestamp,
