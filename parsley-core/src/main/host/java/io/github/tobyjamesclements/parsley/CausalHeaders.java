@@ -106,7 +106,11 @@ public final class CausalHeaders {
 
     /** The value of the one protocol header, or null when there is none. */
     private static byte[] stampBytes(Headers headers) {
-        // one array of the record's few headers, not the filtering view's iterators, per record
+        if (headers.lastHeader(CLOCK) == null) {
+            // an unstamped record, the commonest at a pipeline's edge: Kafka's headers answer without an array
+            return null;
+        }
+        // one array of the record's few headers, not the filtering view's iterators: a duplicate is corrupt
         Header h = null;
         for (Header each : headers.toArray()) {
             if (CLOCK.equals(each.key())) {

@@ -84,7 +84,9 @@ final class StampingDoor {
      */
     void prepare(List<Emission> emissions, long inheritedTimestamp) {
         prepared = 0;
-        for (Emission e : emissions) {
+        // by index (a step's emissions are an immutable list): no iterator per delivery
+        for (int i = 0, n = emissions.size(); i < n; i++) {
+            Emission e = emissions.get(i);
             String topic = e.topic();
             Sink sink = declaredSink(topic);
             byte[] key = LogicFailure.guard("key codec of sink ", topic, Topic::encodeKey, e.target(), e.key());
