@@ -76,6 +76,14 @@ interface NodeSeams {
         return true;
     }
 
+    /**
+     * The clock a record still held when its call ends keeps (NodeState#holdBorrowing): a copy,
+     * because the host reads every record's stamp into one clock it reuses.
+     */
+    default VectorClock keepBorrowed(VectorClock borrowed) {
+        return VectorClock.copyOf(borrowed);
+    }
+
     /** The merged stamp before normalisation (§6.1, §3.7 rule 1); {@code base} is the honest one. */
     default VectorClock stampBase(VectorClock base, Set<Channel> consumed) {
         return base;

@@ -319,7 +319,7 @@ final class NodeState {
     private void keepBorrowed() {
         HoldQueue q = borrowed == null ? null : queue(borrowedOn);
         if (q != null && q.tail() == borrowed) {
-            q.replaceTail(borrowed.withClock(VectorClock.copyOf(borrowed.clock())), store);
+            q.replaceTail(borrowed.withClock(seams.keepBorrowed(borrowed.clock())), store);
         }
         borrowed = null;
         borrowedOn = null;

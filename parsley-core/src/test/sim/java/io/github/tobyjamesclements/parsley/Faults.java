@@ -101,6 +101,15 @@ final class Faults {
                 }
             });
 
+    /** The read path's reused clock broken: a record held past its call keeps the clock the next record is read into. */
+    static final Fault HELD_KEEPS_READ_CLOCK = seamed("a held record keeps the host's reused read clock",
+            () -> new NodeSeams() {
+                @Override
+                public VectorClock keepBorrowed(VectorClock borrowed) {
+                    return borrowed;
+                }
+            });
+
     /** §8.2 broken: truncation treats the log end as stable. */
     static final Fault TRUNCATE_ABOVE_BOUND = seamed("truncate above the stability bound",
             TruncateAboveBound::new);

@@ -71,7 +71,9 @@ class PlantedFaultSimTests {
                 plant(Faults.STALE_STAMP_CLOCKS, TransitiveCustodySimTests.class, TransitiveCustodySimTests.E1_CHAIN),
                 plant(Faults.ARRIVAL_PAST_HELD, SharedInputRaceSimTests.class, SharedInputRaceSimTests.SHARED_INPUT),
                 plant(Faults.STALE_STAMP_FRONTIER, TransitiveCustodySimTests.class,
-                        TransitiveCustodySimTests.E1_CHAIN));
+                        TransitiveCustodySimTests.E1_CHAIN),
+                plant(Faults.HELD_KEEPS_READ_CLOCK, SharedInputRaceSimTests.class,
+                        SharedInputRaceSimTests.SHARED_INPUT));
     }
 
     private static Arguments plant(Fault fault, Class<?> family, Scenario scenario) {

@@ -109,6 +109,8 @@ final class SimNode {
     /** The task this node shares with other stages (fan-out), or null when it runs alone. */
     private final SimTask task;
     private int holds;
+    /** This incarnation's reader of record stamps: every record's clock in one reused clock, as a task reads them. */
+    private StampReader stamps;
     private final TreeMap<Channel, Long> committedPositions = new TreeMap<>();
     private final TreeMap<Channel, Long> committedFloors = new TreeMap<>();
     private final TreeMap<Channel, Long> firstStarts = new TreeMap<>();
@@ -257,6 +259,7 @@ final class SimNode {
                 : task.store(world.fault().protocolStore(name, task.name)));
         NodeConfig config = new NodeConfig(name, senderId, d.consumed(), d.sinks(), sequenceBlock);
         node = world.fault().newNode(config, store, offsets(), new TreeMap<>(committedPositions));
+        stamps = new StampReader(new ChannelCache());
         status = Status.UP;
         incarnations++;
         sendsThisIncarnation = 0;
@@ -429,7 +432,7 @@ final class SimNode {
             world.stats().add(SimStats.Counter.MARKERS_BRIDGED);
         }
         long replays = node.replaysSkipped();
-        List<Delivery> out = node.onRecord(r.inbound(deadLetters != null));
+        List<Delivery> out = node.onRecord(read(r.inbound(deadLetters != null)));
         if (node.replaysSkipped() > replays) {
             world.stats().add(SimStats.Counter.REPLAYS_SKIPPED);
         } else if (out.stream().noneMatch(d -> d.channel().equals(c) && d.offset() == r.offset())) {
@@ -509,6 +512,20 @@ final class SimNode {
     }
 
     // Deliveries and emissions ------------------------------------------------------------------
+
+    /**
+     * The record as CausalProcessor hands it in: its stamp encoded as the wire carries it and read
+     * into this incarnation's one reused clock, which the node may only borrow for the call.
+     */
+    private InboundRecord read(InboundRecord r) {
+        if (r.clock() == null) {
+            return r;
+        }
+        stamps.read(r.tagged() ? ClockCodec.encode(new SendStamp(r.clock(), r.sender(), r.senderSeq()))
+                : ClockCodec.encode(r.clock()));
+        return new InboundRecord(r.channel(), r.offset(), stamps.clock(), stamps.sender(), stamps.seq(), r.key(),
+                r.value(), r.timestamp(), r.headers());
+    }
 
     private void handle(List<Delivery> out) {
         if (out.size() > 1) {
