@@ -380,7 +380,8 @@ final class Faults {
 
         @Override
         public void deliver(Channel c, Heads heads, List<Delivery> out) {
-            unfolded.add(Map.entry(c, heads.head(c).clock()));
+            // kept past the call, so a copy: the head may borrow the clock the host reads every record into
+            unfolded.add(Map.entry(c, VectorClock.copyOf(heads.head(c).clock())));
             NodeSeams.super.deliver(c, heads, out);
         }
 
