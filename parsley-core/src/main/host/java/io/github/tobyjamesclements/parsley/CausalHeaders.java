@@ -120,9 +120,6 @@ public final class CausalHeaders {
                 h = each;
             }
         }
-        if (h == null) {
-            return null;
-        }
         if (h.value() == null) {
             throw new CorruptClockException("Header " + CLOCK + " present with a null value");
         }

@@ -41,6 +41,19 @@ class CausalHeadersTests {
     }
 
     @Test
+    void aTasksReaderHoldsNoStampForAnUnstampedRecordAfterAStampedOne() {
+        StampReader reader = new StampReader(ChannelCache.NONE);
+        CausalHeaders.read(new RecordHeaders().add("vc", MIXED.bytes()), reader);
+        assertThat(reader.clock()).isEqualTo(MIXED.clock().get());
+
+        CausalHeaders.read(new RecordHeaders().add("trace", bytes("abc")), reader);
+
+        assertThat(reader.clock()).isNull();
+        assertThat(reader.sender()).isNull();
+        assertThat(reader.seq()).isEqualTo(-1);
+    }
+
+    @Test
     void stampedRecordYieldsItsClockSenderAndSeqFromOneHeader() {
         Headers headers = new RecordHeaders().add("vc", MIXED.bytes());
 

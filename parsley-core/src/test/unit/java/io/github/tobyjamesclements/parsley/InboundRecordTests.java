@@ -40,6 +40,19 @@ class InboundRecordTests {
     }
 
     @Test
+    void theHostsOwnEntryIsCheckedAsARecordIs() {
+        // the host builds the held entry itself (HeldEntry.received): the same F3 and offset checks
+        assertThatThrownBy(() -> HeldEntry.received(C, 4, null, U, -1, null, null, 0, null))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("tagged together");
+        assertThatThrownBy(() -> HeldEntry.received(C, 4, null, null, 0, null, null, 0, null))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("tagged together");
+        assertThatThrownBy(() -> HeldEntry.received(C, -1, null, null, -1, null, null, 0, null))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("Record offset must be >= 0; channel=" + C + ", offset=-1");
+        assertThat(HeldEntry.received(C, 0, null, null, -1, null, null, 0, null).clock().isEmpty()).isTrue();
+    }
+
+    @Test
     void recordWithSenderAndSequenceZeroIsTagged() {
         InboundRecord r = new InboundRecord(C, 0, null, U, 0, null, null, 0);
 
