@@ -20,7 +20,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Every planted fault (protocol.md §14.3 V8, V9, the decisions of §16 reverted, and the protocol
  * rules a re-implementation could get wrong) runs over the default seed range of the scenario
- * meant to catch it; it must be caught by at least one seed. The fraction of seeds that catch it is
+ * meant to catch it; it must be caught by at least one seed, and by the oracle's verdict in at least
+ * one (a fault met only by exceptions may be a harness that fails every seed). The fraction of seeds that catch it is
  * logged and appended to {@code target/sim/planted-faults.txt} ({@code docs/verification.md}
  * quotes it).
  */
@@ -85,6 +86,7 @@ class PlantedFaultSimTests {
     void plantedFaultIsCaught(String name, Fault fault, Class<?> family, Scenario scenario) {
         long[] seeds = SimSeeds.faultSeeds();
         int caught = 0;
+        int verdicts = 0;
         long firstCatch = -1;
         Map<String, Integer> kinds = new TreeMap<>();
         for (long seed : seeds) {
@@ -92,6 +94,7 @@ class PlantedFaultSimTests {
                 scenario.run(seed, fault);
             } catch (SimViolation v) {
                 caught++;
+                verdicts++;
                 kinds.merge(v.kind(), 1, Integer::sum);
                 firstCatch = firstCatch < 0 ? seed : firstCatch;
             } catch (RuntimeException | AssertionError e) {
@@ -107,6 +110,10 @@ class PlantedFaultSimTests {
         record(line);
         assertThat(caught).as("seeds of %s that catch the planted fault '%s'", family.getSimpleName(), name)
                 .isPositive();
+        // a fault met only by exceptions may be a broken harness failing every seed: one seed at least must
+        // end in the oracle's verdict
+        assertThat(verdicts).as("seeds of %s where the oracle, not an exception, catches '%s' (%s)",
+                family.getSimpleName(), name, kinds).isPositive();
     }
 
     private static void record(String line) {
