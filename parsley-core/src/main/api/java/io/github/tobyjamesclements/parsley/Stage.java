@@ -202,7 +202,7 @@ public final class Stage {
 
     /**
      * Stateless logic: emissions only. The host asks for them directly, so a handler's record costs
-     * no {@link Step} to carry a state it does not have; {@link #apply} is what a fold-shaped caller sees.
+     * no {@link Step} to carry a state it does not have; {@link #apply} only keeps it a {@link Logic}.
      */
     @FunctionalInterface
     interface Handling extends Logic {

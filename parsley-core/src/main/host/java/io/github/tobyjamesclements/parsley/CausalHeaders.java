@@ -36,7 +36,7 @@ public final class CausalHeaders {
      * @throws CorruptClockException if the {@value #CLOCK} header is duplicated, null or corrupt
      */
     public static Optional<UUID> sender(Headers headers) {
-        SendStamp stamp = stamp(headers, ChannelCache.NONE);
+        SendStamp stamp = stamp(headers);
         return stamp == null ? Optional.empty() : Optional.ofNullable(stamp.sender());
     }
 
@@ -48,7 +48,7 @@ public final class CausalHeaders {
      * @throws CorruptClockException if the {@value #CLOCK} header is duplicated, null or corrupt
      */
     public static OptionalLong seq(Headers headers) {
-        SendStamp stamp = stamp(headers, ChannelCache.NONE);
+        SendStamp stamp = stamp(headers);
         return stamp == null || stamp.sender() == null ? OptionalLong.empty() : OptionalLong.of(stamp.seq());
     }
 
@@ -66,7 +66,7 @@ public final class CausalHeaders {
 
     /** Reads the protocol header of a consumed record; the caller adds the record's location to any error. */
     static Read read(Headers headers) {
-        SendStamp stamp = stamp(headers, ChannelCache.NONE);
+        SendStamp stamp = stamp(headers);
         return stamp == null ? UNSTAMPED : new Read(stamp.clock(), stamp.sender(), stamp.seq());
     }
 
@@ -99,9 +99,9 @@ public final class CausalHeaders {
         headers.remove(CLOCK).add(CLOCK, ClockCodec.encode(clock));
     }
 
-    private static SendStamp stamp(Headers headers, ChannelCache channels) {
+    private static SendStamp stamp(Headers headers) {
         byte[] bytes = stampBytes(headers);
-        return bytes == null ? null : ClockCodec.decodeStamp(bytes, channels);
+        return bytes == null ? null : ClockCodec.decodeStamp(bytes);
     }
 
     /** The value of the one protocol header, or null when there is none. */

@@ -79,9 +79,8 @@ final class LogicRunner {
 
     private List<Emission> run(Stage.Logic logic, boolean stateful, Bytes slot, Object input, String what) {
         if (!stateful) {
-            return logic instanceof Stage.Handling h
-                    ? LogicFailure.guard(what, "", Stage.Handling::emissions, h, input)
-                    : LogicFailure.guard(what, "", (l, in) -> l.apply(null, in).emissions(), logic, input);
+            // the builder declares every stateless source and tick as Handling (Stage.Builder)
+            return LogicFailure.guard(what, "", Stage.Handling::emissions, (Stage.Handling) logic, input);
         }
         Stage.State state = stage.state().orElseThrow();
         byte[] stored = foldStore.get(slot);
