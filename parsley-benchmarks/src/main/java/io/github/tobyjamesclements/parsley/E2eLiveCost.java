@@ -4,7 +4,11 @@ import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.function.Supplier;
 import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.common.Metric;
+import org.apache.kafka.common.MetricName;
 
 /**
  * What the live phase of a single-source run cost the machine per record, by process: the stream
@@ -23,15 +27,20 @@ import org.apache.kafka.clients.producer.Producer;
  * @param streamUs the stream threads' CPU per record, in microseconds
  * @param harnessUs this JVM's CPU per record, every thread and the JVM's own, in microseconds
  * @param brokerUs the broker process's CPU per record, in microseconds
+ * @param fetchesPerK the application's fetch requests (its consumers') per 1,000 records: the
+ *     broker answers each, so fewer records per fetch cost it more per record
+ * @param producerRequestsPerK the application's producer requests (produce and transaction
+ *     requests) per 1,000 records
  */
-record E2eLiveCost(double producedRate, double commitMs, double streamUs, double harnessUs, double brokerUs) {
+record E2eLiveCost(double producedRate, double commitMs, double streamUs, double harnessUs, double brokerUs,
+        double fetchesPerK, double producerRequestsPerK) {
 
     private static final com.sun.management.OperatingSystemMXBean OS =
             (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
 
     /** A run without a live phase: NaNs, a dash in a ratio table. */
     private static final E2eLiveCost NONE = new E2eLiveCost(Double.NaN, Double.NaN, Double.NaN, Double.NaN,
-            Double.NaN);
+            Double.NaN, Double.NaN, Double.NaN);
 
     /** The harness JVM and the broker together: what the phase cost the machine per record. */
     double machineUs() {
@@ -46,6 +55,9 @@ record E2eLiveCost(double producedRate, double commitMs, double streamUs, double
         private final String threads;
         private final long brokerPid;
         private final Producer<?, ?> producer;
+        private final Supplier<? extends Map<MetricName, ? extends Metric>> appMetrics;
+        private final double fetches;
+        private final double producerRequests;
         private final ThreadCpu.Snapshot stream;
         private final long harnessNanos;
         private final long brokerNanos;
@@ -54,10 +66,14 @@ record E2eLiveCost(double producedRate, double commitMs, double streamUs, double
         private long producedNanos = -1;
         private double committedNanos = Double.NaN;
 
-        private Meter(String threads, long brokerPid, Producer<?, ?> producer) {
+        private Meter(String threads, long brokerPid, Producer<?, ?> producer,
+                Supplier<? extends Map<MetricName, ? extends Metric>> appMetrics) {
             this.threads = threads;
             this.brokerPid = brokerPid;
             this.producer = producer;
+            this.appMetrics = appMetrics;
+            this.fetches = total(appMetrics.get(), "consumer-fetch-manager-metrics", "fetch-total");
+            this.producerRequests = total(appMetrics.get(), "producer-metrics", "request-total");
             this.stream = ThreadCpu.snapshot(threads);
             this.harnessNanos = OS.getProcessCpuTime();
             this.brokerNanos = brokerCpuNanos(brokerPid);
@@ -83,8 +99,11 @@ record E2eLiveCost(double producedRate, double commitMs, double streamUs, double
             double harnessUs = (OS.getProcessCpuTime() - harnessNanos) / 1e3 / records;
             long broker = brokerCpuNanos(brokerPid);
             double brokerUs = broker < 0 || brokerNanos < 0 ? Double.NaN : (broker - brokerNanos) / 1e3 / records;
+            Map<MetricName, ? extends Metric> m = appMetrics.get();
+            double fetchesPerK = (total(m, "consumer-fetch-manager-metrics", "fetch-total") - fetches) * 1e3 / records;
+            double requestsPerK = (total(m, "producer-metrics", "request-total") - producerRequests) * 1e3 / records;
             return new E2eLiveCost(records / ((producedNanos - startNanos) / 1e9), committedNanos / 1e6 / transactions,
-                    streamUs, harnessUs, brokerUs);
+                    streamUs, harnessUs, brokerUs, fetchesPerK, requestsPerK);
         }
     }
 
@@ -100,11 +119,28 @@ record E2eLiveCost(double producedRate, double commitMs, double streamUs, double
     }
 
     /**
-     * Starts measuring the stream threads whose names contain {@code threads}, this JVM, the broker
-     * and {@code producer}'s commits.
+     * The sum of a cumulative client metric over every client in {@code metrics} (a Kafka Streams
+     * application's: its consumers, or its producers), NaN when none reports it.
      */
-    static Meter start(String threads, long brokerPid, Producer<?, ?> producer) {
-        return new Meter(threads, brokerPid, producer);
+    static double total(Map<MetricName, ? extends Metric> metrics, String group, String name) {
+        double sum = Double.NaN;
+        for (Map.Entry<MetricName, ? extends Metric> e : metrics.entrySet()) {
+            if (e.getKey().group().equals(group) && e.getKey().name().equals(name)
+                    && e.getValue().metricValue() instanceof Number n) {
+                sum = Double.isNaN(sum) ? n.doubleValue() : sum + n.doubleValue();
+            }
+        }
+        return sum;
+    }
+
+    /**
+     * Starts measuring the stream threads whose names contain {@code threads}, this JVM, the broker,
+     * {@code producer}'s commits and the requests of the application whose metrics {@code appMetrics}
+     * reads.
+     */
+    static Meter start(String threads, long brokerPid, Producer<?, ?> producer,
+            Supplier<? extends Map<MetricName, ? extends Metric>> appMetrics) {
+        return new Meter(threads, brokerPid, producer, appMetrics);
     }
 
     /** The broker process's CPU time so far, or -1 when its id is unknown or the platform does not say. */
@@ -125,16 +161,18 @@ record E2eLiveCost(double producedRate, double commitMs, double streamUs, double
                 + " broker's. Produced: the live producer's own rate, its records over the time until its last"
                 + " transaction committed; where it is close to the live rate, the application kept up and the"
                 + " producer set the pace. Commit: the producer's mean time in commitTransaction per transaction"
-                + " (the broker's round trips to complete it).\n\n");
+                + " (the broker's round trips to complete it). Fetches and producer requests: the application's"
+                + " clients' requests per 1,000 records, which the broker answers one by one.\n\n");
         s.append("| Round | Variant | Live rec/s | Produced rec/s | Commit ms/txn | Stream thread us/rec"
-                + " | Harness JVM us/rec | Broker us/rec | Machine us/rec |\n"
-                + "|---:|---|---:|---:|---:|---:|---:|---:|---:|\n");
+                + " | Harness JVM us/rec | Broker us/rec | Machine us/rec | Fetches /1k rec | Producer requests /1k rec |\n"
+                + "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         for (E2eRun r : runs) {
             E2eLiveCost c = r.liveCost;
             if (r.error == null && c != null) {
-                s.append(String.format(Locale.ROOT, "| %d | %s | %,.0f | %,.0f | %.2f | %.1f | %.1f | %.1f | %.1f |%n",
+                s.append(String.format(Locale.ROOT,
+                        "| %d | %s | %,.0f | %,.0f | %.2f | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f |%n",
                         r.round, r.variant.label, r.liveRate, c.producedRate(), c.commitMs(), c.streamUs(),
-                        c.harnessUs(), c.brokerUs(), c.machineUs()));
+                        c.harnessUs(), c.brokerUs(), c.machineUs(), c.fetchesPerK(), c.producerRequestsPerK()));
             }
         }
         s.append('\n');
@@ -148,6 +186,8 @@ record E2eLiveCost(double producedRate, double commitMs, double streamUs, double
         t.row(prefix + "live: harness JVM CPU per record", v, r -> of(r).harnessUs());
         t.row(prefix + "live: broker CPU per record", v, r -> of(r).brokerUs());
         t.row(prefix + "live: machine CPU per record (harness JVM + broker)", v, r -> of(r).machineUs());
+        t.row(prefix + "live: the application's fetches per record", v, r -> of(r).fetchesPerK());
+        t.row(prefix + "live: the application's producer requests per record", v, r -> of(r).producerRequestsPerK());
     }
 
     /** A run's live cost, or {@link #NONE}. */

@@ -171,7 +171,7 @@ final class EndToEndBenchmark {
                 run.preloadRate = records / ((reader.lastReceipt(0) - runningAt.get()) / 1e9);
                 run.recordCpu(cpu0, ThreadCpu.snapshot(id), records, app);
 
-                E2eLiveCost.Meter liveCost = E2eLiveCost.start(id, options.brokerPid, producer);
+                E2eLiveCost.Meter liveCost = E2eLiveCost.start(id, options.brokerPid, producer, app::metrics);
                 long liveStart = System.nanoTime();
                 workload.bulk(producer, in, 1, records, options.perTransaction);
                 liveCost.produced();
