@@ -184,6 +184,7 @@ class StampingTests {
 
     @Test
     void aRestartIssuesAboveTheReservedCeilingAndClaimsInSequenceSpaceOnlyWhatThisIncarnationSent() {
+        long block = NodeConfig.SEQUENCE_BLOCK;
         rig.sequenceBlock(NodeConfig.SEQUENCE_BLOCK);
         CausalNode first = rig.start();
         first.prepareSend(S0);
@@ -195,13 +196,13 @@ class StampingTests {
         SendStamp s = restarted.prepareSend(S0);
         SendStamp t = restarted.prepareSend(T0);
 
-        assertThat(restarted.state().baselineSeqs()).containsOnly(Map.entry(S0, 1023L), Map.entry(T0, 1023L));
-        assertThat(s.seq()).as("the gap above the reserved block").isEqualTo(1024);
+        assertThat(restarted.state().baselineSeqs()).containsOnly(Map.entry(S0, block - 1), Map.entry(T0, block - 1));
+        assertThat(s.seq()).as("the gap above the reserved block").isEqualTo(block);
         assertThat(s.clock()).as("prior sends are claimed by the seed").isEqualTo(clock().advanceTo(T0, 1));
-        assertThat(t.seq()).isEqualTo(1024);
-        assertThat(t.clock()).isEqualTo(clock().advanceTo(S0, 2).advanceSeq(seq(S0, SELF), 1024));
+        assertThat(t.seq()).isEqualTo(block);
+        assertThat(t.clock()).isEqualTo(clock().advanceTo(S0, 2).advanceSeq(seq(S0, SELF), block));
         rig.commit();
-        assertThat(NodeRig.longValue(rig.store.get(ProtocolStore.sendSeqKey(S0)))).isEqualTo(2047);
+        assertThat(NodeRig.longValue(rig.store.get(ProtocolStore.sendSeqKey(S0)))).isEqualTo(2 * block - 1);
     }
 
     @Test
