@@ -72,8 +72,9 @@ record E2eLiveCost(double producedRate, double commitMs, double streamUs, double
             this.brokerPid = brokerPid;
             this.producer = producer;
             this.appMetrics = appMetrics;
-            this.fetches = total(appMetrics.get(), "consumer-fetch-manager-metrics", "fetch-total");
-            this.producerRequests = total(appMetrics.get(), "producer-metrics", "request-total");
+            Map<MetricName, ? extends Metric> m = appMetrics.get();
+            this.fetches = total(m, "consumer-fetch-manager-metrics", "fetch-total");
+            this.producerRequests = total(m, "producer-metrics", "request-total");
             this.stream = ThreadCpu.snapshot(threads);
             this.harnessNanos = OS.getProcessCpuTime();
             this.brokerNanos = brokerCpuNanos(brokerPid);

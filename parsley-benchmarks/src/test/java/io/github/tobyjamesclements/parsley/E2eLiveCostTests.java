@@ -4,12 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
-import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.MockProducer;
-import org.apache.kafka.common.Metric;
-import org.apache.kafka.common.MetricName;
+import org.apache.kafka.common.metrics.Gauge;
+import org.apache.kafka.common.metrics.Metrics;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Test;
 
@@ -55,55 +55,23 @@ class E2eLiveCostTests {
 
     @Test
     void theApplicationsRequestsAreItsClientsCountersSummedAndChargedPerThousandRecords() {
-        Map<MetricName, Metric> metrics = new HashMap<>();
-        AtomicDouble mainFetches = counter(metrics, "consumer-fetch-manager-metrics", "fetch-total", "main", 100);
-        counter(metrics, "consumer-fetch-manager-metrics", "fetch-total", "restore", 7);
-        AtomicDouble requests = counter(metrics, "producer-metrics", "request-total", "producer", 50);
-        counter(metrics, "producer-metrics", "record-send-total", "producer", 1_000_000);
-        E2eLiveCost.Meter meter = E2eLiveCost.start("none", 0, new MockProducer<>(), () -> metrics);
-        mainFetches.set(300);
-        requests.set(70);
-        meter.produced();
+        try (Metrics metrics = new Metrics()) {
+            AtomicLong mainFetches = counter(metrics, "consumer-fetch-manager-metrics", "fetch-total", "main", 100);
+            AtomicLong restoreFetches = counter(metrics, "consumer-fetch-manager-metrics", "fetch-total", "restore", 7);
+            AtomicLong requests = counter(metrics, "producer-metrics", "request-total", "producer", 50);
+            counter(metrics, "producer-metrics", "record-send-total", "producer", 1_000_000);
+            E2eLiveCost.Meter meter = E2eLiveCost.start("none", 0, new MockProducer<>(), metrics::metrics);
+            mainFetches.set(300);
+            restoreFetches.set(47);
+            requests.set(70);
+            meter.produced();
 
-        E2eLiveCost cost = meter.stop(2_000, 1);
+            E2eLiveCost cost = meter.stop(2_000, 1);
 
-        // 200 more fetches (the restore consumer's unchanged 7 cancel out) over 2,000 records
-        assertThat(cost.fetchesPerK()).isEqualTo(100.0);
-        assertThat(cost.producerRequestsPerK()).isEqualTo(10.0);
-    }
-
-    /** A settable cumulative metric of one client, in {@code metrics}. */
-    private static AtomicDouble counter(Map<MetricName, Metric> metrics, String group, String name, String client,
-            double value) {
-        AtomicDouble v = new AtomicDouble(value);
-        MetricName n = new MetricName(name, group, "", Map.of("client-id", client));
-        metrics.put(n, new Metric() {
-            @Override
-            public MetricName metricName() {
-                return n;
-            }
-
-            @Override
-            public Object metricValue() {
-                return v.get();
-            }
-        });
-        return v;
-    }
-
-    private static final class AtomicDouble {
-        private double value;
-
-        AtomicDouble(double value) {
-            this.value = value;
-        }
-
-        void set(double v) {
-            value = v;
-        }
-
-        double get() {
-            return value;
+            // 200 more fetches by the main consumer and 40 by the restore consumer, over 2,000 records: either
+            // client alone would give 100 or 20
+            assertThat(cost.fetchesPerK()).isEqualTo(120.0);
+            assertThat(cost.producerRequestsPerK()).isEqualTo(10.0);
         }
     }
 
@@ -115,5 +83,13 @@ class E2eLiveCostTests {
             assertThat(E2eLiveCost.commitNanos(producer)).isZero();
         }
         assertThat(E2eLiveCost.commitNanos(new MockProducer<byte[], byte[]>())).isNaN();
+    }
+
+    /** A settable cumulative metric of one client, registered in {@code metrics} as Kafka's clients register theirs. */
+    private static AtomicLong counter(Metrics metrics, String group, String name, String client, long value) {
+        AtomicLong v = new AtomicLong(value);
+        metrics.addMetric(metrics.metricName(name, group, Map.of("client-id", client)),
+                (Gauge<Double>) (config, now) -> (double) v.get());
+        return v;
     }
 }
