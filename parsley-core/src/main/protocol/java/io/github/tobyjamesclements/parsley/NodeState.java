@@ -1,5 +1,6 @@
 package io.github.tobyjamesclements.parsley;
 
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -35,25 +36,23 @@ final class NodeState {
     private final ProtocolStore store;
     /** The frontier as an offset clock: raised per record without boxing, read by the gate per claim. */
     private final VectorClock frontier = new VectorClock();
-    /** Channels whose persisted floor records that this node delivered records there (§7.1). */
-    private final Set<Channel> delivered = new HashSet<>();
-    private final Map<Channel, VectorClock> channelClocks;
+    /**
+     * Per consumed channel, its queue, channel clock, known position, delivered flag and mark key,
+     * in channel order (the order the store restores them in).
+     */
+    private final Map<Channel, ConsumedChannel> inputs = new TreeMap<>();
+    /**
+     * The consumed channels' instances as the node's configuration names them, and their entries:
+     * a task's records and cascade pass these very instances, found by reference in a scan of a
+     * few entries instead of a map lookup; any other instance falls back to {@link #inputs}.
+     */
+    private Channel[] openedChannels = {};
+    private ConsumedChannel[] opened = {};
     private final VectorClock carried;
     private final VectorClock ownOutputs = new VectorClock();
     private final VectorClock sinkEnds = new VectorClock();
-    private final Map<Channel, HoldQueue> queues;
     /** The sum of the queues' sizes; only {@link #hold} and {@link #deliverHead} change a size. */
     private int heldCount;
-    /** Per channel, a one-slot holder: the position rises with every record and is not re-boxed. */
-    private final Map<Channel, long[]> positionKnown = new HashMap<>();
-    /**
-     * The channel of the last lookup, with its queue and its known-position holder: a node is fed
-     * one channel's records in runs, and asks for both several times per record. Forgotten whenever
-     * a channel gains or loses either, so it never names a queue or holder the maps no longer hold.
-     */
-    private Channel memo;
-    private HoldQueue memoQueue;
-    private long[] memoPosition;
     /** The last issued send sequence per destination, as a clock: issued per send without boxing. */
     private final VectorClock sendSeq = new VectorClock();
     /** The reserved ceiling per destination (§6.2), as a clock: read per send without boxing. */
@@ -65,7 +64,6 @@ final class NodeState {
     private final Map<SeqKey, ProtocolStore.Mark> marks;
     private final Map<Channel, Long> resumePositions = new TreeMap<>();
     private final Map<SeqKey, ProtocolStore.Mark> marksView;
-    private final Map<Channel, SeqKey> lastMarkKeys = new HashMap<>();
     /** Per destination, the key of this node's own-send claim: every stamp names the other destinations'. */
     private final Map<Channel, SeqKey> ownSendKeys = new HashMap<>();
     /**
@@ -92,8 +90,10 @@ final class NodeState {
     NodeState(String nodeId, StateStore stateStore, int sequenceBlock, NodeSeams seams) {
         this.nodeId = nodeId;
         this.store = new ProtocolStore(stateStore);
-        store.floors(delivered).forEach(frontier::advanceTo);
-        this.channelClocks = store.channelClocks();
+        Set<Channel> deliveredOn = new HashSet<>();
+        store.floors(deliveredOn).forEach(frontier::advanceTo);
+        deliveredOn.forEach(c -> entry(c).delivered = true);
+        store.channelClocks().forEach((c, cc) -> entry(c).clock = cc);
         Map<Channel, Long> ceilings = store.sendSeqs();
         ceilings.forEach(sendSeq::advanceTo);
         ceilings.forEach(reservedSeq::advanceTo);
@@ -101,10 +101,10 @@ final class NodeState {
         this.sequenceBlock = sequenceBlock;
         this.seams = seams;
         this.marks = store.marks();
-        this.queues = store.queues();
-        for (HoldQueue q : queues.values()) {
+        store.queues().forEach((c, q) -> {
+            entry(c).queue = q;
             heldCount += q.size();
-        }
+        });
         this.carried = store.carried();
         this.marksView = Collections.unmodifiableMap(marks);
     }
@@ -122,9 +122,22 @@ final class NodeState {
 
     /** Makes sure a consumed channel has a queue and a channel clock, empty when new. */
     void openInput(Channel c) {
-        queues.computeIfAbsent(c, HoldQueue::new);
-        forget();
-        channelClocks.computeIfAbsent(c, x -> new VectorClock());
+        ConsumedChannel in = entry(c);
+        if (in.queue == null) {
+            in.queue = new HoldQueue(c);
+        }
+        if (in.clock == null) {
+            in.clock = new VectorClock();
+        }
+        for (Channel o : openedChannels) {
+            if (o.equals(c)) {
+                return;
+            }
+        }
+        openedChannels = Arrays.copyOf(openedChannels, openedChannels.length + 1);
+        opened = Arrays.copyOf(opened, opened.length + 1);
+        openedChannels[openedChannels.length - 1] = c;
+        opened[opened.length - 1] = in;
     }
 
     /** Ends a host call: an entry still sharing the caller's clock gets its own copy; writes stay buffered. */
@@ -188,7 +201,7 @@ final class NodeState {
     void deriveFrontier(Channel c, Long committedPosition) {
         HoldQueue q = queue(c);
         boolean holds = q != null && !q.isEmpty();
-        if (committedPosition == null && (holds || delivered.contains(c))) {
+        if (committedPosition == null && (holds || deliveredOn(c))) {
             throw new IllegalStateException("No committed consumer position for a channel this node delivered or"
                     + " holds records of; node=" + nodeId + ", channel=" + c + "; the committed offsets of the"
                     + " application's consumer group are missing (expired by offsets.retention.minutes, or deleted):"
@@ -204,45 +217,41 @@ final class NodeState {
 
     /** Whether this node delivered records on a channel, as far as its persisted floors know. */
     boolean deliveredOn(Channel c) {
-        return delivered.contains(c);
+        ConsumedChannel in = input(c);
+        return in != null && in.delivered;
     }
 
     /** Remembers the highest consumer position learned on a channel (memory only, §3.5). */
     void notePosition(Channel c, long position) {
-        long[] known = positionHolder(c);
-        if (known == null) {
-            positionKnown.put(c, new long[] {position});
-            forget();
-        } else if (position > known[0]) {
-            known[0] = position;
+        ConsumedChannel in = entry(c);
+        if (position > in.positionKnown) {
+            in.positionKnown = position;
         }
     }
 
     /** The highest consumer position learned on a channel, or 0 when none is. */
     long positionKnown(Channel c) {
-        long[] known = positionHolder(c);
-        return known == null ? 0L : known[0];
+        ConsumedChannel in = input(c);
+        return in == null || in.positionKnown == ConsumedChannel.NO_POSITION ? 0L : in.positionKnown;
     }
 
     /** Raises the delivered-sequence mark of {@code (c, sender)}; a lower or equal seq is a replay (§3.8). */
     void advanceMark(Channel c, UUID sender, long seq, long offset) {
-        SeqKey k = markKey(c, sender);
+        advanceMark(entry(c), c, sender, seq, offset);
+    }
+
+    private void advanceMark(ConsumedChannel in, Channel c, UUID sender, long seq, long offset) {
+        SeqKey k = in.markKey;
+        if (k == null || !k.sender().equals(sender)) {
+            k = new SeqKey(c, sender);
+            in.markKey = k;
+        }
         ProtocolStore.Mark mark = marks.get(k);
         if (mark == null || seq > mark.seq()) {
             ProtocolStore.Mark next = new ProtocolStore.Mark(seq, offset);
             marks.put(k, next);
             store.putMark(k, next);
         }
-    }
-
-    /** The key of {@code (c, sender)}, reused while a channel's records come from one sender, as they mostly do. */
-    private SeqKey markKey(Channel c, UUID sender) {
-        SeqKey k = lastMarkKeys.get(c);
-        if (k == null || !k.sender().equals(sender)) {
-            k = new SeqKey(c, sender);
-            lastMarkKeys.put(c, k);
-        }
-        return k;
     }
 
     ProtocolStore.Mark mark(SeqKey k) {
@@ -267,34 +276,37 @@ final class NodeState {
     /** A copy of the known positions, for hold diagnostics. */
     Map<Channel, Long> positionsKnown() {
         Map<Channel, Long> out = new TreeMap<>();
-        positionKnown.forEach((c, known) -> out.put(c, known[0]));
+        inputs.forEach((c, in) -> {
+            if (in.positionKnown != ConsumedChannel.NO_POSITION) {
+                out.put(c, in.positionKnown);
+            }
+        });
         return out;
     }
 
     private HoldQueue queue(Channel c) {
-        if (c != memo) {
-            remember(c);
+        ConsumedChannel in = input(c);
+        return in == null ? null : in.queue;
+    }
+
+    /** A channel's entry, or null: an opened channel's own instance by reference first. */
+    private ConsumedChannel input(Channel c) {
+        for (int i = 0; i < openedChannels.length; i++) {
+            if (openedChannels[i] == c) {
+                return opened[i];
+            }
         }
-        return memoQueue;
+        return inputs.get(c);
     }
 
-    private long[] positionHolder(Channel c) {
-        if (c != memo) {
-            remember(c);
+    /** A channel's entry, made empty when it has none. */
+    private ConsumedChannel entry(Channel c) {
+        ConsumedChannel in = input(c);
+        if (in == null) {
+            in = new ConsumedChannel();
+            inputs.put(c, in);
         }
-        return memoPosition;
-    }
-
-    private void remember(Channel c) {
-        memo = c;
-        memoQueue = queues.get(c);
-        memoPosition = positionKnown.get(c);
-    }
-
-    private void forget() {
-        memo = null;
-        memoQueue = null;
-        memoPosition = null;
+        return in;
     }
 
     // Hold queues -------------------------------------------------------------------------
@@ -344,13 +356,14 @@ final class NodeState {
     private Delivery deliver(Channel c, HeldEntry e) {
         // a raise keeps the larger watermark: advancing only past the frontier, with one lookup, not three
         raiseFrontier(c, e.offset());
-        if (!delivered.contains(c)) {
-            delivered.add(c);
+        ConsumedChannel in = entry(c);
+        if (!in.delivered) {
+            in.delivered = true;
             // delivered history now exists: a restart without a committed position must fail closed
             store.putFloor(c, frontier(c), true);
         }
         if (e.tagged()) {
-            advanceMark(c, e.sender(), e.seq(), e.offset());
+            advanceMark(in, c, e.sender(), e.seq(), e.offset());
         }
         return new Delivery(c, e.offset(), e.key(), e.value(), e.timestamp(), e.headers());
     }
@@ -390,7 +403,11 @@ final class NodeState {
 
     /** Every queued entry, channel by channel in queue order. */
     void forEachHeld(BiConsumer<Channel, HeldEntry> action) {
-        queues.forEach((c, q) -> q.iterator().forEachRemaining(e -> action.accept(c, e)));
+        inputs.forEach((c, in) -> {
+            if (in.queue != null) {
+                in.queue.iterator().forEachRemaining(e -> action.accept(c, e));
+            }
+        });
     }
 
     // Clocks ------------------------------------------------------------------------------
@@ -401,7 +418,7 @@ final class NodeState {
      * written again.
      */
     void foldChannelClock(Channel c, VectorClock clock) {
-        VectorClock cc = channelClocks.get(c);
+        VectorClock cc = input(c).clock;
         if (cc.raiseTo(clock)) {
             if (seams.renewsStampOnFold() && stampClocks != null) {
                 // a union of pointwise maxima takes the rise in place: with cc raised to include
@@ -461,8 +478,10 @@ final class NodeState {
     private VectorClock stampClocks() {
         if (stampClocks == null) {
             VectorClock merged = new VectorClock();
-            for (VectorClock cc : channelClocks.values()) {
-                merged.mergeMax(cc);
+            for (ConsumedChannel in : inputs.values()) {
+                if (in.clock != null) {
+                    merged.mergeMax(in.clock);
+                }
             }
             stampClocks = merged.mergeMax(carried).mergeMax(ownOutputs).mergeOffsets(frontier);
         }
@@ -475,9 +494,9 @@ final class NodeState {
         if (carried.truncateAtOrBelow(stability)) {
             store.putCarried(carried);
         }
-        channelClocks.forEach((c, cc) -> {
-            if (cc.truncateAtOrBelow(stability)) {
-                store.putChannelClock(c, cc);
+        inputs.forEach((c, in) -> {
+            if (in.clock != null && in.clock.truncateAtOrBelow(stability)) {
+                store.putChannelClock(c, in.clock);
             }
         });
     }
@@ -485,7 +504,7 @@ final class NodeState {
     /** Channels named by offset claims of carried ancestry and the channel clocks. */
     Set<Channel> stampChannels() {
         Set<Channel> out = new TreeSet<>(carried.offsets().keySet());
-        channelClocks.values().forEach(cc -> out.addAll(cc.offsets().keySet()));
+        forEachClock((c, cc) -> out.addAll(cc.offsets().keySet()));
         return out;
     }
 
@@ -499,10 +518,19 @@ final class NodeState {
         return VectorClock.copyOf(ownOutputs);
     }
 
+    /** Every channel clock with its channel, in channel order. */
+    private void forEachClock(BiConsumer<Channel, VectorClock> action) {
+        inputs.forEach((c, in) -> {
+            if (in.clock != null) {
+                action.accept(c, in.clock);
+            }
+        });
+    }
+
     /** A copy of every channel clock. */
     Map<Channel, VectorClock> channelClocks() {
         Map<Channel, VectorClock> out = new TreeMap<>();
-        channelClocks.forEach((c, cc) -> out.put(c, VectorClock.copyOf(cc)));
+        forEachClock((c, cc) -> out.put(c, VectorClock.copyOf(cc)));
         return out;
     }
 
@@ -572,8 +600,9 @@ final class NodeState {
      */
     Long retireInput(Channel gone) {
         stampClocks = null;
-        HoldQueue q = queues.remove(gone);
-        forget();
+        // never an opened entry: only consumed channels are opened, and a removed input is not consumed
+        ConsumedChannel in = inputs.remove(gone);
+        HoldQueue q = in == null ? null : in.queue;
         if (q != null && !q.isEmpty()) {
             throw new IllegalStateException(q.size() + " held records on removed input; node=" + nodeId
                     + ", channel=" + gone + "; redeclare the input or perform a full reset (fail closed)");
@@ -581,13 +610,11 @@ final class NodeState {
         long known = frontier.offset(gone);
         Long f = known == VectorClock.NOTHING ? null : known;
         frontier.removeChannel(gone);
-        delivered.remove(gone);
         if (f != null && f >= 0) {
             carried.advanceTo(gone, f);
         }
-        VectorClock cc = channelClocks.remove(gone);
-        if (cc != null) {
-            carried.mergeMax(cc);
+        if (in != null && in.clock != null) {
+            carried.mergeMax(in.clock);
         }
         List<SeqKey> goneMarks = marks.keySet().stream().filter(k -> k.channel().equals(gone)).toList();
         goneMarks.forEach(marks::remove);
@@ -600,7 +627,7 @@ final class NodeState {
     long knownOffset(Channel c) {
         VectorClock known = new VectorClock();
         known.mergeOffsets(frontier);
-        channelClocks.values().forEach(known::mergeOffsets);
+        forEachClock((channel, cc) -> known.mergeOffsets(cc));
         known.mergeOffsets(carried);
         known.mergeOffsets(sinkEnds);
         return known.offset(c);

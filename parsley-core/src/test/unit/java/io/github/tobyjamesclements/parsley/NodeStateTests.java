@@ -231,6 +231,41 @@ class NodeStateTests {
         assertThat(state.held(X)).isZero();
     }
 
+    @Test
+    void aChannelsStateIsOneWhicheverInstanceNamesIt() {
+        Channel sameAsC = new Channel(C.topicId(), C.partition());
+        Channel sameAsD = new Channel(D.topicId(), D.partition());
+
+        state.hold(sameAsC, HeldEntry.borrowing(record(C, 3)));
+        state.notePosition(sameAsC, 9);
+        state.notePosition(D, 4);
+        state.advanceMark(sameAsD, U, 2, 1);
+        state.advanceMark(D, U, 3, 2);
+
+        assertThat(state.head(C).offset()).isEqualTo(3);
+        assertThat(state.held(C)).isEqualTo(1);
+        assertThat(state.held(D)).as("not the other opened channel's queue").isZero();
+        assertThat(state.positionKnown(C)).isEqualTo(9);
+        assertThat(state.positionKnown(sameAsD)).isEqualTo(4);
+        assertThat(state.marks()).containsExactly(Map.entry(seq(D, U), new ProtocolStore.Mark(3, 2)));
+        state.deliverHead(C);
+        assertThat(state.deliveredOn(sameAsC)).isTrue();
+        assertThat(state.deliveredOn(D)).isFalse();
+    }
+
+    @Test
+    void aChannelKnownOnlyByItsPositionHoldsNothingAndHasNoClock() {
+        state.notePosition(X, 5);
+
+        assertThat(state.positionsKnown()).containsExactly(Map.entry(X, 5L));
+        assertThat(state.held(X)).isZero();
+        assertThat(state.deliveredOn(X)).isFalse();
+        assertThat(state.channelClocks()).containsOnlyKeys(C, D);
+        List<String> held = new ArrayList<>();
+        state.forEachHeld((c, e) -> held.add(c + "/" + e.offset()));
+        assertThat(held).isEmpty();
+    }
+
     // Clocks ------------------------------------------------------------------------------
 
     @Test
