@@ -120,7 +120,10 @@ final class NodeState {
         store.putScope(consumed, sinks);
     }
 
-    /** Makes sure a consumed channel has a queue and a channel clock, empty when new. */
+    /**
+     * Makes sure a consumed channel has a queue and a channel clock, empty when new, and finds its
+     * entry by {@code c}'s reference from now on. Called once per consumed channel, as the node is built.
+     */
     void openInput(Channel c) {
         ConsumedChannel in = entry(c);
         if (in.queue == null) {
@@ -128,11 +131,6 @@ final class NodeState {
         }
         if (in.clock == null) {
             in.clock = new VectorClock();
-        }
-        for (Channel o : openedChannels) {
-            if (o.equals(c)) {
-                return;
-            }
         }
         openedChannels = Arrays.copyOf(openedChannels, openedChannels.length + 1);
         opened = Arrays.copyOf(opened, opened.length + 1);
