@@ -13,12 +13,10 @@ package io.github.tobyjamesclements.parsley;
  */
 final class ConsumedChannel {
 
-    /** {@link #positionKnown} before any position is learned. */
-    static final long NO_POSITION = -1L;
-
     HoldQueue queue;
     VectorClock clock;
-    long positionKnown = NO_POSITION;
+    /** {@link VectorClock#NOTHING} before any position is learned. */
+    long positionKnown = VectorClock.NOTHING;
     boolean delivered;
     /** Reused while the channel's records come from one sender, as they mostly do. */
     SeqKey markKey;

@@ -230,7 +230,7 @@ final class NodeState {
     /** The highest consumer position learned on a channel, or 0 when none is. */
     long positionKnown(Channel c) {
         ConsumedChannel in = input(c);
-        return in == null || in.positionKnown == ConsumedChannel.NO_POSITION ? 0L : in.positionKnown;
+        return in == null || in.positionKnown == VectorClock.NOTHING ? 0L : in.positionKnown;
     }
 
     /** Raises the delivered-sequence mark of {@code (c, sender)}; a lower or equal seq is a replay (§3.8). */
@@ -275,7 +275,7 @@ final class NodeState {
     Map<Channel, Long> positionsKnown() {
         Map<Channel, Long> out = new TreeMap<>();
         inputs.forEach((c, in) -> {
-            if (in.positionKnown != ConsumedChannel.NO_POSITION) {
+            if (in.positionKnown != VectorClock.NOTHING) {
                 out.put(c, in.positionKnown);
             }
         });
