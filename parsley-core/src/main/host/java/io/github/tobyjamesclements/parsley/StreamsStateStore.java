@@ -52,13 +52,7 @@ final class StreamsStateStore implements StateStore {
         if (deferred == null) {
             return;
         }
-        deferred.forEach((k, v) -> {
-            if (v == DELETE) {
-                store.delete(k);
-            } else {
-                store.put(k, v);
-            }
-        });
+        deferred.forEach((k, v) -> store.put(k, v == DELETE ? null : v));
         deferred = null;
     }
 
@@ -81,12 +75,18 @@ final class StreamsStateStore implements StateStore {
         }
     }
 
+    /**
+     * Deletes by writing null, which {@code KeyValueStore#put} defines as a delete. Streams' cached
+     * store answers {@code delete} with the old value, so it first reads the key (from RocksDB when
+     * the cache misses, as it does for every hold-queue entry restored from the changelog) and caches
+     * what it read; the node never wants the old value, and a null put writes only the tombstone.
+     */
     @Override
     public void delete(String key) {
         if (deferred != null) {
             deferred.put(bytes(key), DELETE);
         } else {
-            store.delete(bytes(key));
+            store.put(bytes(key), null);
         }
     }
 
