@@ -7,6 +7,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
+import java.util.function.Predicate;
+import java.util.regex.Pattern;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.RecordMetadata;
@@ -30,10 +32,19 @@ import org.apache.kafka.common.TopicPartition;
  */
 final class E2eRestore {
 
-    /** One restore run; {@code error} non-null if it failed. */
+    /**
+     * One restore run; {@code error} non-null if it failed. {@code streamCpuMs} and {@code restoreCpuMs}
+     * are the CPU time of the new instance's stream threads and state-updater threads from its start
+     * to its last output: steadier than the times on a shared machine, and they say whether the
+     * instance's own work or its waits (the broker, the restore's reads, commits) set the times.
+     */
     record Result(E2eVariant variant, int size, int round, long changelogRecords, long changelogBytes,
-            double runningMs, double firstMs, double lastMs, long missing, long duplicates, String error) {
+            double runningMs, double firstMs, double lastMs, double streamCpuMs, double restoreCpuMs, long missing,
+            long duplicates, String error) {
     }
+
+    /** A Kafka Streams state-updater thread, which restores the changelogs: {@code <client id>-StateUpdater-<n>}. */
+    static final Predicate<String> STATE_UPDATER = Pattern.compile("-StateUpdater-\\d+$").asPredicate();
 
     private final E2eOptions options;
     private final Admin admin;
@@ -76,7 +87,7 @@ final class E2eRestore {
         } catch (Exception e) {
             log("restore run %s failed: %s", id, e);
             e.printStackTrace(System.out);
-            return new Result(v, size, round, 0, 0, 0, 0, 0, 0, 0, e.toString());
+            return new Result(v, size, round, 0, 0, 0, 0, 0, 0, 0, 0, 0, e.toString());
         } finally {
             topics.deleteAllOf(id);
             EndToEndBenchmark.deleteRecursively(stateDir);
@@ -138,12 +149,15 @@ final class E2eRestore {
         try (E2eOutputReader reader = new E2eOutputReader(options.bootstrap, out, options.partitions, sizes)) {
             AtomicLong running = new AtomicLong();
             try (E2eApps.App second = app.apply(running)) {
+                // the first instance is closed: every live thread named after the application is the second's
+                ThreadCpu.Snapshot before = ThreadCpu.snapshot(id);
                 long start = System.nanoTime();
                 second.start();
                 E2eWait.running(running, options.timeoutSeconds);
                 for (int phase = 0; phase < sizes.length; phase++) {
                     E2eWait.phase(reader, phase, options.timeoutSeconds);
                 }
+                ThreadCpu.Snapshot after = ThreadCpu.snapshot(id);
                 long last = 0;
                 long missing = 0;
                 for (int phase = 0; phase < sizes.length; phase++) {
@@ -151,7 +165,9 @@ final class E2eRestore {
                     missing += sizes[phase] - reader.count(phase);
                 }
                 return new Result(v, size, round, records, bytes, (running.get() - start) / 1e6,
-                        (reader.firstReceipt() - start) / 1e6, (last - start) / 1e6, missing, reader.duplicates(),
+                        (reader.firstReceipt() - start) / 1e6, (last - start) / 1e6,
+                        ThreadCpu.delta(before.cpu(), after.cpu(), ThreadCpu.STREAM_THREAD) / 1e6,
+                        ThreadCpu.delta(before.cpu(), after.cpu(), STATE_UPDATER) / 1e6, missing, reader.duplicates(),
                         reader.unexpected() > 0 ? "unexpected outputs: " + reader.unexpected() : null);
             }
         }

@@ -19,18 +19,20 @@ final class E2eRestoreReport {
                 o.threads, o.instances));
         s.append("### Restore runs (times from start() of the instance on an empty state directory)\n\n");
         s.append("| Records held (parsley) / stored (plain) | Round | Variant | Changelog records | Changelog MiB"
-                + " | Start to RUNNING ms | Start to first output ms | Start to last output ms | Missing / dup |\n");
-        s.append("|---:|---:|---|---:|---:|---:|---:|---:|---|\n");
+                + " | Start to RUNNING ms | Start to first output ms | Start to last output ms | Stream-thread CPU ms"
+                + " | State-updater CPU ms | Missing / dup |\n");
+        s.append("|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---|\n");
         for (E2eRestore.Result r : results) {
             String name = r.variant() == E2eVariant.PARSLEY ? "parsley" : "plain";
             if (r.error() != null) {
-                s.append(String.format(Locale.ROOT, "| %,d | %d | %s | failed: %s ||||||%n", r.size(), r.round(), name,
-                        r.error().replace('|', '/')));
+                s.append(String.format(Locale.ROOT, "| %,d | %d | %s | failed: %s ||||||||%n", r.size(), r.round(),
+                        name, r.error().replace('|', '/')));
                 continue;
             }
-            s.append(String.format(Locale.ROOT, "| %,d | %d | %s | %,d | %.1f | %,.0f | %,.0f | %,.0f | %d / %d |%n",
+            s.append(String.format(Locale.ROOT,
+                    "| %,d | %d | %s | %,d | %.1f | %,.0f | %,.0f | %,.0f | %,.0f | %,.0f | %d / %d |%n",
                     r.size(), r.round(), name, r.changelogRecords(), r.changelogBytes() / 1048576.0, r.runningMs(),
-                    r.firstMs(), r.lastMs(), r.missing(), r.duplicates()));
+                    r.firstMs(), r.lastMs(), r.streamCpuMs(), r.restoreCpuMs(), r.missing(), r.duplicates()));
         }
         s.append("\n### Parsley / plain Streams, same size and round\n\n");
         s.append("| Records | Measure | Per round | Median [min, max] |\n|---:|---|---|---:|\n");
@@ -38,6 +40,10 @@ final class E2eRestoreReport {
             ratioRow(s, results, size, o.rounds, "Start to RUNNING", E2eRestore.Result::runningMs);
             ratioRow(s, results, size, o.rounds, "Start to first output", E2eRestore.Result::firstMs);
             ratioRow(s, results, size, o.rounds, "Start to last output", E2eRestore.Result::lastMs);
+            ratioRow(s, results, size, o.rounds, "Stream-thread CPU to the last output",
+                    E2eRestore.Result::streamCpuMs);
+            ratioRow(s, results, size, o.rounds, "State-updater CPU (the restore's reads)",
+                    E2eRestore.Result::restoreCpuMs);
             ratioRow(s, results, size, o.rounds, "Changelog bytes", r -> r.changelogBytes());
         }
         return s.toString();

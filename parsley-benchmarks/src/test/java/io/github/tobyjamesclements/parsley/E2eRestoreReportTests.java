@@ -8,8 +8,8 @@ import org.junit.jupiter.api.Test;
 class E2eRestoreReportTests {
 
     private static E2eRestore.Result result(E2eVariant v, int size, int round, double firstMs, String error) {
-        return new E2eRestore.Result(v, size, round, size, size * 100L, firstMs / 2, firstMs, firstMs * 2, 0, 0,
-                error);
+        return new E2eRestore.Result(v, size, round, size, size * 100L, firstMs / 2, firstMs, firstMs * 2, firstMs / 4,
+                firstMs / 10, 0, 0, error);
     }
 
     @Test
@@ -35,8 +35,9 @@ class E2eRestoreReportTests {
 
         String md = E2eRestoreReport.markdown(o, results, "");
 
-        assertThat(md).contains("| 10 | 1 | plain | 10 | 0.0 | 50 | 100 | 200 | 0 / 0 |")
+        assertThat(md).contains("| 10 | 1 | plain | 10 | 0.0 | 50 | 100 | 200 | 25 | 10 | 0 / 0 |")
                 .contains("| 10 | 1 | parsley | failed: Timed out / waiting |")
-                .contains("| 10 | Start to first output | - | - |");
+                .contains("| 10 | Start to first output | - | - |")
+                .contains("| 10 | Stream-thread CPU to the last output | - | - |");
     }
 }
