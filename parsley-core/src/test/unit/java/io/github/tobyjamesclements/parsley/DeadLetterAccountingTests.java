@@ -1,5 +1,6 @@
 package io.github.tobyjamesclements.parsley;
 
+import static io.github.tobyjamesclements.parsley.LocalStamps.claiming;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -79,7 +80,7 @@ class DeadLetterAccountingTests {
     void aHeldRecordThatIsDeadLetteredEndsItsHold() {
         Parsley app = Parsley.named("shop", notifier()).deadLetterTopic("dead-letters");
         try (TopologyTestDriver d = new TopologyTestDriver(app.testTopology(), props())) {
-            payments(d).pipeInput(new TestRecord<>("c1", "refund", claimingOrder(0), 10L));
+            payments(d).pipeInput(new TestRecord<>("c1", "refund", claiming("orders", 0), 10L));
 
             assertThat(metric(d, "records-held", null)).isEqualTo(1.0);
             assertThat(metric(d, "records-held", "payments")).isEqualTo(1.0);
@@ -119,12 +120,6 @@ class DeadLetterAccountingTests {
         return headers;
     }
 
-    private static RecordHeaders claimingOrder(long offset) {
-        RecordHeaders headers = new RecordHeaders();
-        CausalHeaders.writeClock(headers, new VectorClock().advanceTo(new Channel(LocalTopicCatalog.idOf("orders"), 0),
-                offset));
-        return headers;
-    }
 
     /** A {@code vc-metrics} metric summed over tasks: of one topic, or the task-level one for a null topic. */
     private static double metric(TopologyTestDriver d, String name, String topic) {

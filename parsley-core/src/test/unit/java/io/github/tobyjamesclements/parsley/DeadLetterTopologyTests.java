@@ -1,5 +1,6 @@
 package io.github.tobyjamesclements.parsley;
 
+import static io.github.tobyjamesclements.parsley.LocalStamps.claiming;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -301,12 +302,6 @@ class DeadLetterTopologyTests {
         return h == null || h.value() == null ? null : new String(h.value(), StandardCharsets.UTF_8);
     }
 
-    private static RecordHeaders claiming(String topic, long offset) {
-        RecordHeaders headers = new RecordHeaders();
-        CausalHeaders.writeClock(headers, new VectorClock().advanceTo(new Channel(LocalTopicCatalog.idOf(topic), 0),
-                offset));
-        return headers;
-    }
 
     private Properties props() {
         Properties p = new Properties();

@@ -1,5 +1,6 @@
 package io.github.tobyjamesclements.parsley;
 
+import static io.github.tobyjamesclements.parsley.LocalStamps.claiming;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
@@ -97,7 +98,7 @@ class DeliveryTracingTests {
         try (TopologyTestDriver driver = driver(observer)) {
             TestInputTopic<String, String> orders = input(driver, "orders");
             TestInputTopic<String, String> payments = input(driver, "payments");
-            payments.pipeInput(new TestRecord<>("c1", "p0", headers(claimingOrder(0), "t-p0")));
+            payments.pipeInput(new TestRecord<>("c1", "p0", headers(claiming("orders", 0), "t-p0")));
             driver.advanceWallClockTime(Duration.ofMillis(10));
             payments.pipeInput(new TestRecord<>("c1", "p1", headers(new RecordHeaders(), "t-p1")));
             driver.advanceWallClockTime(Duration.ofMillis(5));
@@ -166,12 +167,6 @@ class DeliveryTracingTests {
         return driver.createInputTopic(topic, new StringSerializer(), new StringSerializer());
     }
 
-    private static RecordHeaders claimingOrder(long offset) {
-        RecordHeaders headers = new RecordHeaders();
-        CausalHeaders.writeClock(headers, new VectorClock().advanceTo(new Channel(LocalTopicCatalog.idOf("orders"), 0),
-                offset));
-        return headers;
-    }
 
     private static RecordHeaders headers(RecordHeaders headers, String trace) {
         headers.add(TRACE, trace.getBytes(StandardCharsets.UTF_8));

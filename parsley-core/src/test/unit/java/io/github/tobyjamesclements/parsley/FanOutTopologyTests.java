@@ -1,5 +1,6 @@
 package io.github.tobyjamesclements.parsley;
 
+import static io.github.tobyjamesclements.parsley.LocalStamps.claiming;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -8,7 +9,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Properties;
 import java.util.UUID;
-import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.StreamsConfig;
@@ -132,12 +132,6 @@ class FanOutTopologyTests {
         return d.createOutputTopic(topic, new StringDeserializer(), new StringDeserializer());
     }
 
-    private static RecordHeaders claiming(String topic, long offset) {
-        RecordHeaders headers = new RecordHeaders();
-        CausalHeaders.writeClock(headers, new VectorClock().advanceTo(new Channel(LocalTopicCatalog.idOf(topic), 0),
-                offset));
-        return headers;
-    }
 
     /** A state directory of this test's own, so runs elsewhere on the machine cannot hold its RocksDB locks. */
     private Properties props() {

@@ -1,5 +1,6 @@
 package io.github.tobyjamesclements.parsley;
 
+import static io.github.tobyjamesclements.parsley.LocalStamps.claiming;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
@@ -10,7 +11,6 @@ import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.common.MetricName;
-import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.StreamsConfig;
@@ -82,7 +82,7 @@ class HoldTimingTests {
 
     @Test
     void aTenMillisecondHoldReadsTenMillisecondsWhileHeld() {
-        payments.pipeInput(new TestRecord<>("c1", "p0", claiming(0)));
+        payments.pipeInput(new TestRecord<>("c1", "p0", claiming("orders", 0)));
 
         assertThat(metric("records-held", null)).isEqualTo(1.0);
         assertThat(metric("records-held-age-max-ms", null)).isZero();
@@ -110,9 +110,9 @@ class HoldTimingTests {
 
     @Test
     void aRecordQueuedBehindAHeldHeadIsHeldFromWhenItWasQueued() {
-        payments.pipeInput(new TestRecord<>("c1", "p0", claiming(0)));
+        payments.pipeInput(new TestRecord<>("c1", "p0", claiming("orders", 0)));
         advance(10);
-        payments.pipeInput(new TestRecord<>("c1", "p1", claiming(1)));
+        payments.pipeInput(new TestRecord<>("c1", "p1", claiming("orders", 1)));
         advance(10);
 
         assertThat(metric("records-held", null)).isEqualTo(2.0);
@@ -135,10 +135,10 @@ class HoldTimingTests {
 
     @Test
     void recordsHeldInOneMillisecondShareTheirStartAndALaterOneKeepsItsOwn() {
-        payments.pipeInput(new TestRecord<>("c1", "p0", claiming(0)));
-        payments.pipeInput(new TestRecord<>("c1", "p1", claiming(1)));
+        payments.pipeInput(new TestRecord<>("c1", "p0", claiming("orders", 0)));
+        payments.pipeInput(new TestRecord<>("c1", "p1", claiming("orders", 1)));
         advance(10);
-        payments.pipeInput(new TestRecord<>("c1", "p2", claiming(2)));
+        payments.pipeInput(new TestRecord<>("c1", "p2", claiming("orders", 2)));
         advance(10);
         assertThat(metric("records-held", null)).isEqualTo(3.0);
 
@@ -165,7 +165,7 @@ class HoldTimingTests {
     void aRecordDeliveredOnArrivalIsNeverHeld() {
         orders.pipeInput("c1", "o0");
         advance(10);
-        payments.pipeInput(new TestRecord<>("c1", "p0", claiming(0)));
+        payments.pipeInput(new TestRecord<>("c1", "p0", claiming("orders", 0)));
         advance(10);
 
         assertThat(notifications.readValuesToList()).containsExactly("order o0", "payment p0");
@@ -179,7 +179,7 @@ class HoldTimingTests {
         driver.close();
         open(new TopologyTestDriver(Parsley.named("shop", notifier()).testTopology(), props(), START));
 
-        payments.pipeInput(new TestRecord<>("c1", "p0", claiming(0)));
+        payments.pipeInput(new TestRecord<>("c1", "p0", claiming("orders", 0)));
         driver.advanceWallClockTime(Duration.ofMillis(10));
 
         assertThat(metric("records-held-age-max-ms", null)).isEqualTo(10.0);
@@ -200,12 +200,6 @@ class HoldTimingTests {
                 .orElseThrow(() -> new AssertionError("No metric " + name + " for topic " + topic));
     }
 
-    private static RecordHeaders claiming(long orderOffset) {
-        RecordHeaders headers = new RecordHeaders();
-        CausalHeaders.writeClock(headers, new VectorClock().advanceTo(new Channel(LocalTopicCatalog.idOf("orders"), 0),
-                orderOffset));
-        return headers;
-    }
 
     private Properties props() {
         Properties p = new Properties();

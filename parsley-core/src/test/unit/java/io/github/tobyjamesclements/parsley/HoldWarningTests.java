@@ -1,5 +1,6 @@
 package io.github.tobyjamesclements.parsley;
 
+import static io.github.tobyjamesclements.parsley.LocalStamps.claiming;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import ch.qos.logback.classic.Level;
@@ -10,7 +11,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Properties;
-import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
@@ -66,7 +66,7 @@ class HoldWarningTests {
 
     @Test
     void headHeldThroughManySamplesIsWarnedAboutOnceNamingItsCoordinateAndWhatItWaitsFor() {
-        payments.pipeInput(new TestRecord<>("c1", "p0", claimingOrder(0)));
+        payments.pipeInput(new TestRecord<>("c1", "p0", claiming("orders", 0)));
 
         advance(3);
         assertThat(warnings()).isEmpty();
@@ -79,9 +79,9 @@ class HoldWarningTests {
 
     @Test
     void recordQueuedBehindAWarnedHeadAddsNoWarningAndBecomesItsOwnHeadWithItsOwnWarning() {
-        payments.pipeInput(new TestRecord<>("c1", "p0", claimingOrder(0)));
+        payments.pipeInput(new TestRecord<>("c1", "p0", claiming("orders", 0)));
         advance(10);
-        payments.pipeInput(new TestRecord<>("c1", "p1", claimingOrder(1)));
+        payments.pipeInput(new TestRecord<>("c1", "p1", claiming("orders", 1)));
         advance(10);
         assertThat(warnings()).hasSize(1);
 
@@ -115,16 +115,7 @@ class HoldWarningTests {
                 .map(ILoggingEvent::getFormattedMessage).toList();
     }
 
-    private static RecordHeaders claimingOrder(long offset) {
-        return claiming("orders", offset);
-    }
 
-    private static RecordHeaders claiming(String topic, long offset) {
-        RecordHeaders headers = new RecordHeaders();
-        CausalHeaders.writeClock(headers, new VectorClock().advanceTo(new Channel(LocalTopicCatalog.idOf(topic), 0),
-                offset));
-        return headers;
-    }
 
     private Properties props() {
         Properties p = new Properties();

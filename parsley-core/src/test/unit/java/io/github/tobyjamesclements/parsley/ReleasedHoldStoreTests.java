@@ -1,5 +1,6 @@
 package io.github.tobyjamesclements.parsley;
 
+import static io.github.tobyjamesclements.parsley.LocalStamps.claiming;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
@@ -10,7 +11,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
-import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.common.utils.Bytes;
@@ -102,8 +102,8 @@ class ReleasedHoldStoreTests {
     }
 
     private List<String> holdTwoPayments() {
-        payments.pipeInput(new TestRecord<>("c1", "p0", claiming(0)));
-        payments.pipeInput(new TestRecord<>("c2", "p1", claiming(0)));
+        payments.pipeInput(new TestRecord<>("c1", "p0", claiming("orders", 0)));
+        payments.pipeInput(new TestRecord<>("c2", "p1", claiming("orders", 0)));
         List<String> held = entryKeys();
         assertThat(held).as("two payments held, each stored as a queue entry").hasSize(2);
         Map<String, byte[]> writes = lastWrites(changelog.readKeyValuesToList());
@@ -145,12 +145,6 @@ class ReleasedHoldStoreTests {
         return last;
     }
 
-    private static RecordHeaders claiming(long orderOffset) {
-        RecordHeaders headers = new RecordHeaders();
-        CausalHeaders.writeClock(headers, new VectorClock().advanceTo(new Channel(LocalTopicCatalog.idOf("orders"), 0),
-                orderOffset));
-        return headers;
-    }
 
     private Properties props() {
         Properties p = new Properties();
