@@ -38,6 +38,7 @@ class E2eRestoreReportTests {
         assertThat(md).contains("| 10 | 1 | plain | 10 | 0.0 | 50 | 100 | 200 | 25 | 10 | 0 / 0 |")
                 .contains("| 10 | 1 | parsley | failed: Timed out / waiting |")
                 .contains("| 10 | Start to first output | - | - |")
-                .contains("| 10 | Stream-thread CPU to the last output | - | - |");
+                .contains("| 10 | State-updater CPU (the restore's reads) | - | - |")
+                .doesNotContain("| 10 | Stream-thread CPU");
     }
 }
