@@ -7,8 +7,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
-import java.util.function.Predicate;
-import java.util.regex.Pattern;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.RecordMetadata;
@@ -42,9 +40,6 @@ final class E2eRestore {
             double runningMs, double firstMs, double lastMs, double streamCpuMs, double restoreCpuMs, long missing,
             long duplicates, String error) {
     }
-
-    /** A Kafka Streams state-updater thread, which restores the changelogs: {@code <client id>-StateUpdater-<n>}. */
-    static final Predicate<String> STATE_UPDATER = Pattern.compile("-StateUpdater-\\d+$").asPredicate();
 
     private final E2eOptions options;
     private final Admin admin;
@@ -167,7 +162,7 @@ final class E2eRestore {
                 return new Result(v, size, round, records, bytes, (running.get() - start) / 1e6,
                         (reader.firstReceipt() - start) / 1e6, (last - start) / 1e6,
                         ThreadCpu.delta(before.cpu(), after.cpu(), ThreadCpu.STREAM_THREAD) / 1e6,
-                        ThreadCpu.delta(before.cpu(), after.cpu(), STATE_UPDATER) / 1e6, missing, reader.duplicates(),
+                        ThreadCpu.delta(before.cpu(), after.cpu(), ThreadCpu.STATE_UPDATER) / 1e6, missing, reader.duplicates(),
                         reader.unexpected() > 0 ? "unexpected outputs: " + reader.unexpected() : null);
             }
         }

@@ -18,6 +18,8 @@ final class ThreadCpu {
     static final Predicate<String> STREAM_THREAD = Pattern.compile("-StreamThread-\\d+$").asPredicate();
     /** The network thread of a stream thread's producer. */
     static final Predicate<String> STREAM_PRODUCER = Pattern.compile("StreamThread-\\d+-producer").asPredicate();
+    /** A Kafka Streams state-updater thread, which restores the changelogs: {@code <client id>-StateUpdater-<n>}. */
+    static final Predicate<String> STATE_UPDATER = Pattern.compile("-StateUpdater-\\d+$").asPredicate();
 
     private static final com.sun.management.ThreadMXBean THREADS =
             (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();

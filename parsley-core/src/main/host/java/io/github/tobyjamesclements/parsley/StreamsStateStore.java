@@ -25,7 +25,6 @@ import org.apache.kafka.streams.state.KeyValueStore;
 final class StreamsStateStore implements StateStore {
 
     private static final BytesSerializer PREFIX = new BytesSerializer();
-    private static final byte[] DELETE = new byte[0];
     /**
      * Bound on the key cache. The per-channel keys a task writes every record are a handful;
      * hold-queue entry keys are unbounded and each is used about twice, so the cache is dropped
@@ -40,7 +39,7 @@ final class StreamsStateStore implements StateStore {
     private final Map<String, Bytes> keys = new HashMap<>();
 
     private final KeyValueStore<Bytes, byte[]> store;
-    /** Writes from before the first step, in order; null once applied. */
+    /** Writes from before the first step, in order, a delete as a null value; null once applied. */
     private Map<Bytes, byte[]> deferred = new LinkedHashMap<>();
 
     StreamsStateStore(KeyValueStore<Bytes, byte[]> store) {
@@ -52,7 +51,7 @@ final class StreamsStateStore implements StateStore {
         if (deferred == null) {
             return;
         }
-        deferred.forEach((k, v) -> store.put(k, v == DELETE ? null : v));
+        deferred.forEach(store::put);
         deferred = null;
     }
 
@@ -60,8 +59,7 @@ final class StreamsStateStore implements StateStore {
     public byte[] get(String key) {
         Bytes k = bytes(key);
         if (deferred != null && deferred.containsKey(k)) {
-            byte[] v = deferred.get(k);
-            return v == DELETE ? null : v;
+            return deferred.get(k);
         }
         return store.get(k);
     }
@@ -84,7 +82,7 @@ final class StreamsStateStore implements StateStore {
     @Override
     public void delete(String key) {
         if (deferred != null) {
-            deferred.put(bytes(key), DELETE);
+            deferred.put(bytes(key), null);
         } else {
             store.put(bytes(key), null);
         }
