@@ -183,7 +183,7 @@ final class CausalProcessor implements Processor<byte[], byte[], byte[], byte[]>
                 record.key(), record.value(), record.timestamp(), headers);
         positions.fed(fed, md.offset());
         tracing.read(channel, md.offset(), record.headers());
-        handle(node.onRecord(channel, entry), fed, md.offset());
+        handle(node.onRecord(entry), fed, md.offset());
         tracing.fed(channel, md.offset());
         sweepPositions();
         monitor.afterStep();

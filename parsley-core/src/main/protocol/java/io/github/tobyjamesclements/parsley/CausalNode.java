@@ -83,11 +83,12 @@ final class CausalNode {
 
     /** Feeds one fetched record; returns what the gate released, in causal order. */
     List<Delivery> onRecord(InboundRecord r) {
-        return onRecord(r.channel(), HeldEntry.borrowing(r));
+        return onRecord(HeldEntry.borrowing(r));
     }
 
-    /** {@link #onRecord(InboundRecord)} for an entry the host built ({@link HeldEntry#received}): one object a record. */
-    List<Delivery> onRecord(Channel c, HeldEntry e) {
+    /** {@link #onRecord(InboundRecord)} for an entry the host built ({@link HeldEntry#received}), also its delivery. */
+    List<Delivery> onRecord(HeldEntry e) {
+        Channel c = e.channel();
         seams.callStarts(fold);
         requireConsumed(c, "Record on unconsumed channel");
         long f = state.frontier(c);
@@ -106,10 +107,10 @@ final class CausalNode {
         }
         if (seams.deliversOnArrival(c, queueEmpty) && deliverable(c, e)) {
             // the record would be its queue's head, and the gate passes it: no queue entry to undo (§3.4)
-            delivered.add(state.deliverArrival(c, e));
+            delivered.add(state.deliverArrival(e));
         } else {
             // held at an empty queue, it is the head: the cascade's skip run below it seeds or bridges (§4.1-4.3)
-            state.holdBorrowing(c, e);
+            state.holdBorrowing(e);
         }
         state.notePosition(c, e.offset() + 1);
         return cascadeAndFinish();

@@ -3,16 +3,18 @@ package io.github.tobyjamesclements.parsley;
 import java.util.UUID;
 
 /**
- * A received, not yet delivered record as the hold queue keeps it (protocol.md §10.3). The
- * clock is the record's dependency clock, empty when it carried none; it is never mutated.
- * {@code headers} is the host's opaque copy of the record's headers, or null when it keeps none.
+ * A received record on its channel, as the hold queue keeps it (protocol.md §10.3) and, once the
+ * gate releases it, as its {@link Delivery}. The clock is the record's dependency clock, empty when
+ * it carried none; it is never mutated. {@code headers} is the host's opaque copy of the record's
+ * headers, or null when it keeps none.
  */
-record HeldEntry(long offset, VectorClock clock, UUID sender, long seq, byte[] key, byte[] value, long timestamp,
-        byte[] headers) {
+record HeldEntry(Channel channel, long offset, VectorClock clock, UUID sender, long seq, byte[] key, byte[] value,
+        long timestamp, byte[] headers) implements Delivery {
 
     /** An entry without kept headers. */
-    HeldEntry(long offset, VectorClock clock, UUID sender, long seq, byte[] key, byte[] value, long timestamp) {
-        this(offset, clock, sender, seq, key, value, timestamp, null);
+    HeldEntry(Channel channel, long offset, VectorClock clock, UUID sender, long seq, byte[] key, byte[] value,
+            long timestamp) {
+        this(channel, offset, clock, sender, seq, key, value, timestamp, null);
     }
 
     /**
@@ -28,12 +30,12 @@ record HeldEntry(long offset, VectorClock clock, UUID sender, long seq, byte[] k
      */
     static HeldEntry borrowing(InboundRecord r) {
         VectorClock clock = r.clock() == null ? NO_CLAIMS : r.clock();
-        return new HeldEntry(r.offset(), clock, r.sender(), r.senderSeq(), r.key(), r.value(), r.timestamp(),
-                r.headers());
+        return new HeldEntry(r.channel(), r.offset(), clock, r.sender(), r.senderSeq(), r.key(), r.value(),
+                r.timestamp(), r.headers());
     }
 
     /**
-     * A fetched record as the host hands it to {@link CausalNode#onRecord(Channel, HeldEntry)}: what
+     * A fetched record as the host hands it to {@link CausalNode#onRecord(HeldEntry)}: what
      * {@link InboundRecord} says, checked as it checks, without a second object per record. The
      * entry borrows {@code clock} (null for a record without one) as {@link #borrowing} does.
      *
@@ -42,7 +44,8 @@ record HeldEntry(long offset, VectorClock clock, UUID sender, long seq, byte[] k
     static HeldEntry received(Channel channel, long offset, VectorClock clock, UUID sender, long seq, byte[] key,
             byte[] value, long timestamp, byte[] headers) {
         requireWellFormed(channel, offset, sender, seq);
-        return new HeldEntry(offset, clock == null ? NO_CLAIMS : clock, sender, seq, key, value, timestamp, headers);
+        return new HeldEntry(channel, offset, clock == null ? NO_CLAIMS : clock, sender, seq, key, value, timestamp,
+                headers);
     }
 
     /** The checks of a fetched record's coordinate and tag (protocol.md §3.1, F3). */
@@ -57,7 +60,7 @@ record HeldEntry(long offset, VectorClock clock, UUID sender, long seq, byte[] k
     }
 
     HeldEntry withClock(VectorClock own) {
-        return new HeldEntry(offset, own, sender, seq, key, value, timestamp, headers);
+        return new HeldEntry(channel, offset, own, sender, seq, key, value, timestamp, headers);
     }
 
     boolean tagged() {

@@ -38,8 +38,11 @@ final class HeldEntryEnvelope {
         return b.array();
     }
 
-    /** Strict like the clock: anything {@link #encode} would not write is corrupt. */
-    static HeldEntry decode(byte[] bytes) {
+    /**
+     * The entry stored under a key of {@code channel}'s queue (the channel is the key's, not the
+     * envelope's). Strict like the clock: anything {@link #encode} would not write is corrupt.
+     */
+    static HeldEntry decode(Channel channel, byte[] bytes) {
         ByteBuffer b = ByteBuffer.wrap(bytes);
         try {
             long offset = b.getLong();
@@ -59,7 +62,8 @@ final class HeldEntryEnvelope {
             if (b.hasRemaining()) {
                 throw new CorruptClockException("Malformed held-record envelope: " + b.remaining() + " trailing bytes");
             }
-            return new HeldEntry(offset, clock, tag == 1 ? sender : null, seq, key, value, timestamp, headers);
+            return new HeldEntry(channel, offset, clock, tag == 1 ? sender : null, seq, key, value, timestamp,
+                    headers);
         } catch (BufferUnderflowException e) {
             throw new CorruptClockException("Malformed held-record envelope: truncated at byte " + b.position(), e);
         }

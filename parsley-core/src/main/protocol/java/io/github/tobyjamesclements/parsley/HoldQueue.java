@@ -29,6 +29,11 @@ final class HoldQueue {
     }
 
     void enqueue(HeldEntry entry, ProtocolStore store) {
+        if (entry.channel() != channel && !entry.channel().equals(channel)) {
+            // a popped head is delivered as it is, so it must name this queue's channel
+            throw new IllegalStateException("Record queued on another channel's hold queue; queue=" + channel
+                    + ", record channel=" + entry.channel() + ", offset=" + entry.offset());
+        }
         HeldEntry tail = entries.peekLast();
         if (tail != null && entry.offset() <= tail.offset()) {
             throw new IllegalStateException("Records fed out of offset order; channel=" + channel

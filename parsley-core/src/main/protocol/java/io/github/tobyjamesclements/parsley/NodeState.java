@@ -310,8 +310,8 @@ final class NodeState {
     // Hold queues -------------------------------------------------------------------------
 
     /** Appends a received record to its channel's queue, in memory and store. */
-    void hold(Channel c, HeldEntry e) {
-        queue(c).enqueue(e, store);
+    void hold(HeldEntry e) {
+        queue(e.channel()).enqueue(e, store);
         heldCount++;
     }
 
@@ -320,9 +320,9 @@ final class NodeState {
      * which gives it its own copy if it is still queued then: the caller may change the clock once the
      * call returns, and most records, delivered in the call that received them, never need a copy.
      */
-    void holdBorrowing(Channel c, HeldEntry e) {
-        hold(c, e);
-        borrowedOn = c;
+    void holdBorrowing(HeldEntry e) {
+        hold(e);
+        borrowedOn = e.channel();
         borrowed = e;
     }
 
@@ -347,8 +347,8 @@ final class NodeState {
      * queued and popped (§3.4): the queue, its indices and the store's entries stay as they were.
      * The caller vouches that the queue is empty; delivering past a held record would break FIFO.
      */
-    Delivery deliverArrival(Channel c, HeldEntry e) {
-        return deliver(c, e);
+    Delivery deliverArrival(HeldEntry e) {
+        return deliver(e.channel(), e);
     }
 
     private Delivery deliver(Channel c, HeldEntry e) {
@@ -363,7 +363,7 @@ final class NodeState {
         if (e.tagged()) {
             advanceMark(in, c, e.sender(), e.seq(), e.offset());
         }
-        return new Delivery(c, e.offset(), e.key(), e.value(), e.timestamp(), e.headers());
+        return e;
     }
 
     /** A channel's queue head, or null when nothing is queued there. */

@@ -1,6 +1,8 @@
 package io.github.tobyjamesclements.parsley;
 
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.SortedSet;
@@ -223,7 +225,7 @@ final class ProtocolStore {
     /** Restores every hold queue in the store, failing when entries are missing (F10). */
     Map<Channel, HoldQueue> queues() {
         Map<Channel, long[]> metas = new TreeMap<>();
-        Map<Channel, TreeMap<Long, HeldEntry>> entries = new TreeMap<>();
+        Map<Channel, TreeMap<Long, byte[]>> entries = new TreeMap<>();
         store.forEachPrefix("q/", (k, v) -> {
             String rest = k.substring(2);
             int slash = rest.indexOf('/');
@@ -238,18 +240,21 @@ final class ProtocolStore {
                 }
             } else {
                 long index = Long.parseUnsignedLong(tail.substring(2), 16);
-                entries.computeIfAbsent(c, x -> new TreeMap<>()).put(index, HeldEntryEnvelope.decode(v));
+                entries.computeIfAbsent(c, x -> new TreeMap<>()).put(index, v);
             }
         });
         Map<Channel, HoldQueue> out = new TreeMap<>();
         metas.forEach((c, m) -> {
-            TreeMap<Long, HeldEntry> found = entries.getOrDefault(c, new TreeMap<>());
-            Map<Long, HeldEntry> live = found.subMap(m[0], m[1]);
+            TreeMap<Long, byte[]> found = entries.getOrDefault(c, new TreeMap<>());
+            Map<Long, byte[]> live = found.subMap(m[0], m[1]);
             if (live.size() != m[1] - m[0]) {
                 throw new IllegalStateException("Hold queue for " + c + " restored " + live.size() + " of "
                         + (m[1] - m[0]) + " entries; the protocol store is damaged: reset the application's state");
             }
-            out.put(c, HoldQueue.restored(c, m[0], m[1], live.values()));
+            // decoded with the queue's one channel instance, not a parsed copy per entry
+            List<HeldEntry> queued = new ArrayList<>(live.size());
+            live.values().forEach(v -> queued.add(HeldEntryEnvelope.decode(c, v)));
+            out.put(c, HoldQueue.restored(c, m[0], m[1], queued));
         });
         return out;
     }

@@ -50,6 +50,28 @@ class CausalNodeTests {
     }
 
     @Test
+    void aRecordDeliveredOnArrivalIsDeliveredAsTheEntryTheHostBuilt() {
+        CausalNode node = rig.start();
+        HeldEntry entry = HeldEntry.received(C, 3, null, null, -1, new byte[] {1}, new byte[] {2}, 77L, null);
+
+        assertThat(node.onRecord(entry)).singleElement().isSameAs(entry);
+    }
+
+    @Test
+    void aHeldRecordIsDeliveredAsItsQueuedEntryOnItsOwnChannel() {
+        CausalNode node = rig.start();
+        HeldEntry held = HeldEntry.received(C, 4, clock().advanceTo(D, 0), null, -1, null, null, 0, null);
+        assertThat(node.onRecord(held)).isEmpty();
+
+        List<Delivery> out = node.onRecord(record(D, 0));
+
+        assertThat(out).extracting(Delivery::channel, Delivery::offset).containsExactly(tuple(D, 0L), tuple(C, 4L));
+        assertThat(out.get(1)).as("the queued entry, its clock copied when the call ended").isNotSameAs(held)
+                .isInstanceOfSatisfying(HeldEntry.class, e -> assertThat(e.clock()).isEqualTo(clock().advanceTo(D, 0))
+                        .isNotSameAs(held.clock()));
+    }
+
+    @Test
     void deliveredRecordMovesTheFrontierToItsOffset() {
         CausalNode node = rig.start();
 
@@ -607,7 +629,7 @@ class CausalNodeTests {
         node.onRecord(record(C, 1));
         rig.commit();
 
-        assertThat(HeldEntryEnvelope.decode(rig.store.get(ProtocolStore.entryKey(C, 0))).clock())
+        assertThat(HeldEntryEnvelope.decode(C, rig.store.get(ProtocolStore.entryKey(C, 0))).clock())
                 .as("persisted calls after it was held, as it arrived").isEqualTo(clock().advanceTo(D, 4));
         assertThat(rig.start().state().head(C).clock()).isEqualTo(clock().advanceTo(D, 4));
     }

@@ -142,7 +142,8 @@ class DeliveryTracingTests {
 
     @Test
     void withoutAnObserverTheHostKeepsNothingPerRecord() {
-        Delivery delivery = new Delivery(new Channel(LocalTopicCatalog.idOf("orders"), 0), 7, null, null, 0);
+        Delivery delivery = new HeldEntry(new Channel(LocalTopicCatalog.idOf("orders"), 0), 7, new VectorClock(), null, -1,
+                null, null, 0);
         RecordHeaders headers = headers(new RecordHeaders(), "t");
         DeliveryTracing tracing = new DeliveryTracing(DeliveryObserver.NONE, "notifier", null, null, null);
         com.sun.management.ThreadMXBean threads =

@@ -29,7 +29,7 @@ class HeldEntryEnvelopeHeadersTests {
 
     @Test
     void anEntryWithoutHeadersIsWhatEarlierBuildsWrote() {
-        HeldEntry plain = HeldEntryEnvelope.decode(hex(ProtocolStoreTests.TAGGED_HEX));
+        HeldEntry plain = HeldEntryEnvelope.decode(NodeRig.C, hex(ProtocolStoreTests.TAGGED_HEX));
 
         assertThat(plain.headers()).isNull();
         assertThat(HeldEntryEnvelope.encode(plain)).isEqualTo(hex(ProtocolStoreTests.TAGGED_HEX));
@@ -37,35 +37,35 @@ class HeldEntryEnvelopeHeadersTests {
 
     @Test
     void theHeaderBlockFollowsTheValueLengthPrefixed() {
-        HeldEntry plain = HeldEntryEnvelope.decode(hex(ProtocolStoreTests.TAGGED_HEX));
-        HeldEntry entry = new HeldEntry(plain.offset(), plain.clock(), plain.sender(), plain.seq(), plain.key(),
+        HeldEntry plain = HeldEntryEnvelope.decode(NodeRig.C, hex(ProtocolStoreTests.TAGGED_HEX));
+        HeldEntry entry = new HeldEntry(plain.channel(), plain.offset(), plain.clock(), plain.sender(), plain.seq(), plain.key(),
                 plain.value(), plain.timestamp(), hex("AABBCC"));
 
         assertThat(HeldEntryEnvelope.encode(entry)).isEqualTo(hex(WITH_HEADERS_HEX)).hasSize(76 + 7);
-        ProtocolStoreTests.assertSameEntry(HeldEntryEnvelope.decode(hex(WITH_HEADERS_HEX)), entry);
+        ProtocolStoreTests.assertSameEntry(HeldEntryEnvelope.decode(NodeRig.C, hex(WITH_HEADERS_HEX)), entry);
     }
 
     @Test
     void emptyHeadersStayDistinctFromNone() {
-        HeldEntry plain = HeldEntryEnvelope.decode(hex(ProtocolStoreTests.TAGGED_HEX));
-        HeldEntry empty = new HeldEntry(plain.offset(), plain.clock(), plain.sender(), plain.seq(), plain.key(),
+        HeldEntry plain = HeldEntryEnvelope.decode(NodeRig.C, hex(ProtocolStoreTests.TAGGED_HEX));
+        HeldEntry empty = new HeldEntry(plain.channel(), plain.offset(), plain.clock(), plain.sender(), plain.seq(), plain.key(),
                 plain.value(), plain.timestamp(), new byte[0]);
 
         byte[] encoded = HeldEntryEnvelope.encode(empty);
         assertThat(encoded).isEqualTo(hex(ProtocolStoreTests.TAGGED_HEX + " 00000000"));
-        assertThat(HeldEntryEnvelope.decode(encoded).headers()).isNotNull().isEmpty();
+        assertThat(HeldEntryEnvelope.decode(NodeRig.C, encoded).headers()).isNotNull().isEmpty();
     }
 
     @Test
     void aNullHeaderBlockLengthIsCorrupt() {
-        assertThatThrownBy(() -> HeldEntryEnvelope.decode(hex(ProtocolStoreTests.TAGGED_HEX + " FFFFFFFF")))
+        assertThatThrownBy(() -> HeldEntryEnvelope.decode(NodeRig.C, hex(ProtocolStoreTests.TAGGED_HEX + " FFFFFFFF")))
                 .isExactlyInstanceOf(CorruptClockException.class)
                 .hasMessage("Malformed held-record envelope: null header block");
     }
 
     @Test
     void bytesAfterTheHeaderBlockAreCorrupt() {
-        assertThatThrownBy(() -> HeldEntryEnvelope.decode(hex(WITH_HEADERS_HEX + " 00")))
+        assertThatThrownBy(() -> HeldEntryEnvelope.decode(NodeRig.C, hex(WITH_HEADERS_HEX + " 00")))
                 .isExactlyInstanceOf(CorruptClockException.class)
                 .hasMessage("Malformed held-record envelope: 1 trailing bytes");
     }
@@ -75,7 +75,7 @@ class HeldEntryEnvelopeHeadersTests {
         byte[] full = hex(WITH_HEADERS_HEX);
         for (int length = 80; length < full.length; length++) {
             byte[] prefix = Arrays.copyOf(full, length);
-            assertThatThrownBy(() -> HeldEntryEnvelope.decode(prefix)).as("prefix of length %d", length)
+            assertThatThrownBy(() -> HeldEntryEnvelope.decode(NodeRig.C, prefix)).as("prefix of length %d", length)
                     .isInstanceOf(CorruptClockException.class);
         }
     }

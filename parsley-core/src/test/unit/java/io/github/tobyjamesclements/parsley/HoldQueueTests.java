@@ -36,6 +36,25 @@ class HoldQueueTests {
     }
 
     @Test
+    void anEntryOfAnotherChannelIsRefusedAndNothingIsWritten() {
+        // a popped head is delivered as the entry it is: its channel must be the queue's
+        assertThatThrownBy(() -> queue.enqueue(HeldEntry.borrowing(record(NodeRig.D, 3)), store))
+                .isExactlyInstanceOf(IllegalStateException.class)
+                .hasMessageStartingWith("Record queued on another channel's hold queue; queue=" + C);
+        store.flush();
+
+        assertThat(queue.isEmpty()).isTrue();
+        assertThat(backing.keys()).isEmpty();
+    }
+
+    @Test
+    void anEntryOfAnEqualChannelInstanceIsQueued() {
+        queue.enqueue(HeldEntry.borrowing(record(new Channel(C.topicId(), C.partition()), 3)), store);
+
+        assertThat(offsets(queue)).containsExactly(3L);
+    }
+
+    @Test
     void entriesLeaveInTheOrderTheyEntered() {
         queue.enqueue(entry(3), store);
         queue.enqueue(entry(5), store);

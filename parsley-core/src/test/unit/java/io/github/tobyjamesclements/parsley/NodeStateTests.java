@@ -72,8 +72,8 @@ class NodeStateTests {
 
     @Test
     void whileTheQueueHoldsRecordsTheDerivedFrontierIsTheHeadMinusOneWhateverThePosition() {
-        state.hold(C, HeldEntry.borrowing(record(C, 7)));
-        state.hold(C, HeldEntry.borrowing(record(C, 9)));
+        state.hold(HeldEntry.borrowing(record(C, 7)));
+        state.hold(HeldEntry.borrowing(record(C, 9)));
         NodeState restarted = restored();
 
         restarted.deriveFrontier(C, 20L);
@@ -106,8 +106,8 @@ class NodeStateTests {
 
     @Test
     void theFirstDeliveryOnAChannelWritesItsFloorOnceAndLaterOnesWriteNone() {
-        state.hold(C, HeldEntry.borrowing(record(C, 3)));
-        state.hold(C, HeldEntry.borrowing(record(C, 4)));
+        state.hold(HeldEntry.borrowing(record(C, 3)));
+        state.hold(HeldEntry.borrowing(record(C, 4)));
         state.deliverHead(C);
         state.persist();
         assertThat(store.writes()).contains("put " + ProtocolStore.frontierKey(C));
@@ -123,9 +123,9 @@ class NodeStateTests {
 
     @Test
     void deliveredOrHeldHistoryWithoutACommittedPositionFailsClosedNamingTheWayOut() {
-        state.hold(C, HeldEntry.borrowing(record(C, 3)));
+        state.hold(HeldEntry.borrowing(record(C, 3)));
         state.deliverHead(C);
-        state.hold(D, HeldEntry.borrowing(record(D, 0)));
+        state.hold(HeldEntry.borrowing(record(D, 0)));
         NodeState restarted = restored();
 
         for (var c : List.of(C, D)) {
@@ -184,9 +184,9 @@ class NodeStateTests {
 
     @Test
     void heldEntriesAreQueuedAndPoppedInMemoryAndStoreTogether() {
-        state.hold(C, HeldEntry.borrowing(record(C, 3)));
-        state.hold(C, HeldEntry.borrowing(tagged(C, 5, U, 0, null)));
-        state.hold(C, HeldEntry.borrowing(record(C, 8)));
+        state.hold(HeldEntry.borrowing(record(C, 3)));
+        state.hold(HeldEntry.borrowing(tagged(C, 5, U, 0, null)));
+        state.hold(HeldEntry.borrowing(record(C, 8)));
 
         assertThat(state.held(C)).isEqualTo(3);
         assertThat(state.head(C).offset()).isEqualTo(3);
@@ -205,7 +205,7 @@ class NodeStateTests {
     @Test
     void deliveringATaggedHeadRaisesItsSendersMark() {
         state.advanceFrontier(C, 7);
-        state.hold(C, HeldEntry.borrowing(tagged(C, 5, U, 2, null)));
+        state.hold(HeldEntry.borrowing(tagged(C, 5, U, 2, null)));
 
         Delivery d = state.deliverHead(C);
 
@@ -217,10 +217,10 @@ class NodeStateTests {
 
     @Test
     void emptyAndUnknownQueuesAnswerNothing() {
-        state.hold(C, HeldEntry.borrowing(record(C, 3)));
+        state.hold(HeldEntry.borrowing(record(C, 3)));
 
         assertThat(state.behindHead(C)).isNull();
-        state.hold(C, HeldEntry.borrowing(record(C, 4)));
+        state.hold(HeldEntry.borrowing(record(C, 4)));
         assertThat(state.behindHead(C).offset()).isEqualTo(4);
         assertThat(state.head(D)).isNull();
         assertThat(state.tail(D)).isNull();
@@ -236,7 +236,7 @@ class NodeStateTests {
         Channel sameAsC = new Channel(C.topicId(), C.partition());
         Channel sameAsD = new Channel(D.topicId(), D.partition());
 
-        state.hold(sameAsC, HeldEntry.borrowing(record(C, 3)));
+        state.hold(HeldEntry.borrowing(record(sameAsC, 3)));
         state.notePosition(sameAsC, 9);
         state.notePosition(D, 4);
         state.advanceMark(sameAsD, U, 2, 1);
@@ -425,7 +425,7 @@ class NodeStateTests {
 
     @Test
     void retiringAnInputThatHoldsRecordsFailsClosed() {
-        state.hold(C, HeldEntry.borrowing(record(C, 3)));
+        state.hold(HeldEntry.borrowing(record(C, 3)));
 
         assertThatThrownBy(() -> state.retireInput(C)).isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("1 held records on removed input").hasMessageContaining("channel=" + C);

@@ -23,7 +23,7 @@ class ProtocolStoreDeferredEncodingTests {
 
         assertThat(backing.keys()).containsExactly(ProtocolStore.entryKey(C, 7));
         assertThat(backing.get(ProtocolStore.entryKey(C, 7))).isEqualTo(HeldEntryEnvelope.encode(entry));
-        assertThat(HeldEntryEnvelope.decode(backing.get(ProtocolStore.entryKey(C, 7))).clock())
+        assertThat(HeldEntryEnvelope.decode(C, backing.get(ProtocolStore.entryKey(C, 7))).clock())
                 .isEqualTo(entry.clock());
     }
 
@@ -72,6 +72,6 @@ class ProtocolStoreDeferredEncodingTests {
     private static HeldEntry entry() {
         VectorClock clock = new VectorClock().advanceTo(new Channel(SENDER, 0), 1_000_000)
                 .advanceSeq(new SeqKey(C, SENDER), 4);
-        return new HeldEntry(42, clock, SENDER, 9, new byte[] {1, 2}, null, 1234);
+        return new HeldEntry(C, 42, clock, SENDER, 9, new byte[] {1, 2}, null, 1234);
     }
 }

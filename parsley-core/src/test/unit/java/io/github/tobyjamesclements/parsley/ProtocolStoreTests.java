@@ -46,38 +46,38 @@ class ProtocolStoreTests {
 
     @Test
     void taggedEntryMatchesTheGoldenEnvelope() {
-        HeldEntry entry = new HeldEntry(1, new VectorClock().advanceTo(new Channel(T2, 1), 5), S1, 10,
+        HeldEntry entry = new HeldEntry(C, 1, new VectorClock().advanceTo(new Channel(T2, 1), 5), S1, 10,
                 hex("0A0B"), hex("0C"), 0x1122334455667788L);
 
         assertThat(HeldEntryEnvelope.encode(entry)).isEqualTo(hex(TAGGED_HEX)).hasSize(76);
-        assertSameEntry(HeldEntryEnvelope.decode(hex(TAGGED_HEX)), entry);
+        assertSameEntry(HeldEntryEnvelope.decode(C, hex(TAGGED_HEX)), entry);
     }
 
     @Test
     void untaggedEntryWithNullKeyAndValueMatchesTheGoldenEnvelope() {
-        HeldEntry entry = new HeldEntry(7, new VectorClock(), null, -1, null, null, 0);
+        HeldEntry entry = new HeldEntry(C, 7, new VectorClock(), null, -1, null, null, 0);
 
         assertThat(HeldEntryEnvelope.encode(entry)).isEqualTo(hex(UNTAGGED_HEX)).hasSize(55);
-        HeldEntry decoded = HeldEntryEnvelope.decode(hex(UNTAGGED_HEX));
+        HeldEntry decoded = HeldEntryEnvelope.decode(C, hex(UNTAGGED_HEX));
         assertSameEntry(decoded, entry);
         assertThat(decoded.tagged()).isFalse();
     }
 
     @Test
     void emptyKeyAndValueStayDistinctFromNull() {
-        HeldEntry entry = new HeldEntry(0, new VectorClock(), S1, 0, new byte[0], new byte[0], -5);
+        HeldEntry entry = new HeldEntry(C, 0, new VectorClock(), S1, 0, new byte[0], new byte[0], -5);
         String expected = "0000000000000000 FFFFFFFFFFFFFFFB 01 " + S1_HEX + " 0000000000000000"
                 + " 00000002 0200 00000000 00000000";
 
         assertThat(HeldEntryEnvelope.encode(entry)).isEqualTo(hex(expected));
-        HeldEntry decoded = HeldEntryEnvelope.decode(hex(expected));
+        HeldEntry decoded = HeldEntryEnvelope.decode(C, hex(expected));
         assertThat(decoded.key()).isNotNull().isEmpty();
         assertThat(decoded.value()).isNotNull().isEmpty();
     }
 
     @Test
     void untaggedEntryIgnoresAnyStaleSeq() {
-        HeldEntry entry = new HeldEntry(7, new VectorClock(), null, 99, null, null, 0);
+        HeldEntry entry = new HeldEntry(C, 7, new VectorClock(), null, 99, null, null, 0);
 
         assertThat(HeldEntryEnvelope.encode(entry)).isEqualTo(hex(UNTAGGED_HEX));
     }
@@ -87,7 +87,7 @@ class ProtocolStoreTests {
         byte[] full = hex(TAGGED_HEX);
         for (int length = 0; length < full.length; length++) {
             byte[] prefix = Arrays.copyOf(full, length);
-            assertThatThrownBy(() -> HeldEntryEnvelope.decode(prefix)).as("prefix of length %d", length)
+            assertThatThrownBy(() -> HeldEntryEnvelope.decode(C, prefix)).as("prefix of length %d", length)
                     .isInstanceOf(CorruptClockException.class);
         }
     }
@@ -99,9 +99,9 @@ class ProtocolStoreTests {
         String hugeKey = UNTAGGED_HEX.substring(0, UNTAGGED_HEX.length() - "FFFFFFFF FFFFFFFF".length())
                 + "7FFFFFFF FFFFFFFF";
 
-        assertThatThrownBy(() -> HeldEntryEnvelope.decode(hex(hugeClock))).isExactlyInstanceOf(CorruptClockException.class)
+        assertThatThrownBy(() -> HeldEntryEnvelope.decode(C, hex(hugeClock))).isExactlyInstanceOf(CorruptClockException.class)
                 .hasMessage("Malformed held-record envelope: length 2147483632 exceeds the 11 remaining bytes");
-        assertThatThrownBy(() -> HeldEntryEnvelope.decode(hex(hugeKey))).isExactlyInstanceOf(CorruptClockException.class)
+        assertThatThrownBy(() -> HeldEntryEnvelope.decode(C, hex(hugeKey))).isExactlyInstanceOf(CorruptClockException.class)
                 .hasMessage("Malformed held-record envelope: length 2147483647 exceeds the 4 remaining bytes");
     }
 
@@ -109,14 +109,14 @@ class ProtocolStoreTests {
     void negativeLengthOtherThanNullIsCorrupt() {
         String minusTwo = UNTAGGED_HEX.replace("FFFFFFFF FFFFFFFF", "FFFFFFFE FFFFFFFF");
 
-        assertThatThrownBy(() -> HeldEntryEnvelope.decode(hex(minusTwo))).isExactlyInstanceOf(CorruptClockException.class)
+        assertThatThrownBy(() -> HeldEntryEnvelope.decode(C, hex(minusTwo))).isExactlyInstanceOf(CorruptClockException.class)
                 .hasMessage("Malformed held-record envelope: negative length -2");
     }
 
     @Test
     void bytesAfterTheValueThatAreNoHeaderBlockAreCorrupt() {
         // after the value only a header block may follow (HeldEntryEnvelopeHeadersTests)
-        assertThatThrownBy(() -> HeldEntryEnvelope.decode(hex(TAGGED_HEX + " 00")))
+        assertThatThrownBy(() -> HeldEntryEnvelope.decode(C, hex(TAGGED_HEX + " 00")))
                 .isExactlyInstanceOf(CorruptClockException.class)
                 .hasMessage("Malformed held-record envelope: truncated at byte 76");
     }
@@ -125,7 +125,7 @@ class ProtocolStoreTests {
     void tagByteOtherThanZeroOrOneIsCorrupt() {
         String two = TAGGED_HEX.replaceFirst("1122334455667788 01", "1122334455667788 02");
 
-        assertThatThrownBy(() -> HeldEntryEnvelope.decode(hex(two))).isExactlyInstanceOf(CorruptClockException.class)
+        assertThatThrownBy(() -> HeldEntryEnvelope.decode(C, hex(two))).isExactlyInstanceOf(CorruptClockException.class)
                 .hasMessage("Malformed held-record envelope: inconsistent sender tag; tagged=2, sender=" + S1 + ", seq=10");
     }
 
@@ -134,9 +134,9 @@ class ProtocolStoreTests {
         String withSender = UNTAGGED_HEX.replaceFirst("00 0000000000000000 0000000000000000", "00 " + S1_HEX);
         String withSeq = UNTAGGED_HEX.replace("FFFFFFFFFFFFFFFF", "0000000000000003");
 
-        assertThatThrownBy(() -> HeldEntryEnvelope.decode(hex(withSender))).isExactlyInstanceOf(CorruptClockException.class)
+        assertThatThrownBy(() -> HeldEntryEnvelope.decode(C, hex(withSender))).isExactlyInstanceOf(CorruptClockException.class)
                 .hasMessage("Malformed held-record envelope: inconsistent sender tag; tagged=0, sender=" + S1 + ", seq=-1");
-        assertThatThrownBy(() -> HeldEntryEnvelope.decode(hex(withSeq))).isExactlyInstanceOf(CorruptClockException.class)
+        assertThatThrownBy(() -> HeldEntryEnvelope.decode(C, hex(withSeq))).isExactlyInstanceOf(CorruptClockException.class)
                 .hasMessage("Malformed held-record envelope: inconsistent sender tag; tagged=0, "
                         + "sender=00000000-0000-0000-0000-000000000000, seq=3");
     }
@@ -145,7 +145,7 @@ class ProtocolStoreTests {
     void taggedEnvelopeWithNegativeSeqIsCorrupt() {
         String negative = TAGGED_HEX.replace("000000000000000A", "FFFFFFFFFFFFFFFF");
 
-        assertThatThrownBy(() -> HeldEntryEnvelope.decode(hex(negative))).isExactlyInstanceOf(CorruptClockException.class)
+        assertThatThrownBy(() -> HeldEntryEnvelope.decode(C, hex(negative))).isExactlyInstanceOf(CorruptClockException.class)
                 .hasMessage("Malformed held-record envelope: inconsistent sender tag; tagged=1, sender=" + S1 + ", seq=-1");
     }
 
@@ -153,7 +153,7 @@ class ProtocolStoreTests {
     void corruptClockInsideTheEnvelopeIsCorrupt() {
         String badVersion = TAGGED_HEX.replace("00000014 02 02", "00000014 01 02");
 
-        assertThatThrownBy(() -> HeldEntryEnvelope.decode(hex(badVersion))).isExactlyInstanceOf(CorruptClockException.class)
+        assertThatThrownBy(() -> HeldEntryEnvelope.decode(C, hex(badVersion))).isExactlyInstanceOf(CorruptClockException.class)
                 .hasMessage("Unknown clock version 1; this build reads version 2");
     }
 
@@ -185,7 +185,7 @@ class ProtocolStoreTests {
         for (byte[] input : damaged) {
             HeldEntry decoded;
             try {
-                decoded = HeldEntryEnvelope.decode(input);
+                decoded = HeldEntryEnvelope.decode(C, input);
             } catch (CorruptClockException e) {
                 continue;
             } catch (RuntimeException | Error e) {
@@ -462,6 +462,20 @@ class ProtocolStoreTests {
     }
 
     @Test
+    void restoredEntriesNameTheirQueuesChannelThroughOneInstance() {
+        TestStateStore raw = new TestStateStore();
+        ProtocolStore store = new ProtocolStore(raw);
+        HoldQueue queue = new HoldQueue(C);
+        queue.enqueue(entry(5), store);
+        queue.enqueue(entry(6), store);
+        store.flush();
+
+        HoldQueue again = new ProtocolStore(raw).queues().get(C);
+
+        assertThat(again.head().channel()).isEqualTo(C).isSameAs(again.tail().channel());
+    }
+
+    @Test
     void restoreFailsWhenAnEntryTheIndicesClaimIsMissing() {
         TestStateStore raw = new TestStateStore();
         ProtocolStore store = new ProtocolStore(raw);
@@ -479,7 +493,7 @@ class ProtocolStoreTests {
     // Helpers -------------------------------------------------------------------------------
 
     private static HeldEntry entry(long offset) {
-        return new HeldEntry(offset, new VectorClock().advanceSeq(new SeqKey(C, S1), offset), S1, offset,
+        return new HeldEntry(C, offset, new VectorClock().advanceSeq(new SeqKey(C, S1), offset), S1, offset,
                 ByteBuffer.allocate(8).putLong(offset).array(), null, 1000 + offset);
     }
 

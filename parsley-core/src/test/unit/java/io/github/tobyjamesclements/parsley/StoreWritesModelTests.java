@@ -76,7 +76,7 @@ class StoreWritesModelTests {
                     }
                     case 3 -> {
                         long o = ++offset;
-                        queues.get(c).enqueue(new HeldEntry(o, new VectorClock().advanceTo(c, o), null, -1,
+                        queues.get(c).enqueue(new HeldEntry(c, o, new VectorClock().advanceTo(c, o), null, -1,
                                 new byte[] {(byte) o}, null, o), store);
                         held.get(c).add(o);
                     }
