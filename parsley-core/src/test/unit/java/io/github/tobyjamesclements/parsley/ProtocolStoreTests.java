@@ -465,14 +465,19 @@ class ProtocolStoreTests {
     void restoredEntriesNameTheirQueuesChannelThroughOneInstance() {
         TestStateStore raw = new TestStateStore();
         ProtocolStore store = new ProtocolStore(raw);
+        Channel other = new Channel(T2, 1);
         HoldQueue queue = new HoldQueue(C);
         queue.enqueue(entry(5), store);
         queue.enqueue(entry(6), store);
+        new HoldQueue(other).enqueue(HeldEntry.borrowing(new InboundRecord(other, 9, null, null, -1, null, null, 0)),
+                store);
         store.flush();
 
-        HoldQueue again = new ProtocolStore(raw).queues().get(C);
+        Map<Channel, HoldQueue> restored = new ProtocolStore(raw).queues();
 
+        HoldQueue again = restored.get(C);
         assertThat(again.head().channel()).isEqualTo(C).isSameAs(again.tail().channel());
+        assertThat(restored.get(other).head().channel()).isEqualTo(other);
     }
 
     @Test
