@@ -29,7 +29,7 @@ final class HoldQueue {
     }
 
     void enqueue(HeldEntry entry, ProtocolStore store) {
-        if (entry.channel() != channel && !entry.channel().equals(channel)) {
+        if (!channel.equals(entry.channel())) {
             // a popped head is delivered as it is, so it must name this queue's channel
             throw new IllegalStateException("Record queued on another channel's hold queue; queue=" + channel
                     + ", record channel=" + entry.channel() + ", offset=" + entry.offset());

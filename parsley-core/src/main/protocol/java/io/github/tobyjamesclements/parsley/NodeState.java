@@ -73,9 +73,8 @@ final class NodeState {
      * merges it again.
      */
     private VectorClock stampClocks;
-    /** The entry held in this call whose clock is still the caller's (see {@link #holdBorrowing}), and its channel. */
+    /** The entry held in this call whose clock is still the caller's ({@link #holdBorrowing}); its channel names its queue. */
     private HeldEntry borrowed;
-    private Channel borrowedOn;
 
     /**
      * Restores everything the store holds (protocol.md §7.1 steps 3-4). The store holds each
@@ -322,17 +321,15 @@ final class NodeState {
      */
     void holdBorrowing(HeldEntry e) {
         hold(e);
-        borrowedOn = e.channel();
         borrowed = e;
     }
 
     private void keepBorrowed() {
-        HoldQueue q = borrowed == null ? null : queue(borrowedOn);
+        HoldQueue q = borrowed == null ? null : queue(borrowed.channel());
         if (q != null && q.tail() == borrowed) {
             q.replaceTail(borrowed.withClock(seams.keepBorrowed(borrowed.clock())), store);
         }
         borrowed = null;
-        borrowedOn = null;
     }
 
     /** Pops a channel's head, advances its frontier and the sender's mark, and returns its delivery (§3.2 rule 6). */
