@@ -144,7 +144,9 @@ log "broker ready (pid $BROKER_PID)"
 
 JFR=()
 if [[ $PROFILE == 1 ]]; then
-  JFR=(-XX:StartFlightRecording=filename="$WORK/harness.jfr",settings=profile,jdk.ExecutionSample#period=1ms,dumponexit=true)
+  # DebugNonSafepoints: samples name the line a compiled method was at, not its next safepoint poll
+  JFR=(-XX:+UnlockDiagnosticVMOptions -XX:+DebugNonSafepoints
+    -XX:StartFlightRecording=filename="$WORK/harness.jfr",settings=profile,jdk.ExecutionSample#period=1ms,dumponexit=true)
 fi
 
 log "running EndToEndBenchmark (timeout ${TIMEOUT}s); progress below, results in $WORK/results.md"

@@ -62,6 +62,9 @@ final class PositionFeed {
     private PositionCapture.Views views;
     /** The views' change count the channels' kept views are as of: they change only when a poll (or a rebalance) does. */
     private long seen = -1;
+    /** The topic string {@link #of} last found a channel for, and that channel's feed. */
+    private String lastTopic;
+    private Fed lastFed;
 
     /**
      * {@code channels} keys each of the task's channels by its topic partition, one partition per
@@ -83,9 +86,15 @@ final class PositionFeed {
 
     /** What this task fed on its channel of {@code topic}, or null for a topic it does not consume. */
     Fed of(String topic) {
-        // String.equals compares references first, and the consumer names a partition's records with one topic string
+        // the consumer names a partition's records with one topic string, not the assignment's: a
+        // reference check on the last one found spares String.equals comparing bytes per record
+        if (topic == lastTopic) {
+            return lastFed;
+        }
         for (Fed f : fed) {
             if (f.partition.topic().equals(topic)) {
+                lastTopic = topic;
+                lastFed = f;
                 return f;
             }
         }

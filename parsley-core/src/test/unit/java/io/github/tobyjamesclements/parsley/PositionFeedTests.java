@@ -103,6 +103,22 @@ class PositionFeedTests {
     }
 
     @Test
+    void eachTopicFindsItsOwnFeedWhenRecordsOfTwoTopicsAlternate() {
+        PositionFeed.Fed orders = feed.of(ORDERS.topic());
+        PositionFeed.Fed payments = feed.of(PAYMENTS.topic());
+        String ordersAgain = new String(ORDERS.topic().toCharArray());
+
+        for (int i = 0; i < 3; i++) {
+            assertThat(feed.of(ORDERS.topic())).isSameAs(orders);
+            assertThat(feed.of(ORDERS.topic())).as("the same string twice in a row").isSameAs(orders);
+            assertThat(feed.of(PAYMENTS.topic())).isSameAs(payments);
+            assertThat(feed.of(ordersAgain)).as("an equal string after another topic's").isSameAs(orders);
+            assertThat(feed.of("feed-unknown")).as("an unknown topic after a known one").isNull();
+        }
+        assertThat(orders.channel()).isNotEqualTo(payments.channel());
+    }
+
+    @Test
     void aChannelWithoutACapturedPositionIsNotReported() {
         PositionCapture.views().put(ORDERS, new PositionCapture.View(-1, 9));
         feed.fed(feed.of(ORDERS.topic()), 9);
