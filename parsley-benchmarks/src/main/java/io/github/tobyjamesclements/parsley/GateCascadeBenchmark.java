@@ -62,7 +62,7 @@ public class GateCascadeBenchmark {
     public boolean gateOnly() {
         int channel = gated++ % GateFixture.CHANNELS;
         CausalNode node = fixture.node;
-        boolean ok = Gate.deliverable(fixture.consumed[channel], fixture.clocks[channel], fixture.consumedSet,
+        boolean ok = Gate.deliverable(fixture.consumed[channel], fixture.clocks[channel], fixture.consumed,
                 node.state().frontierClock(), node.state().marks());
         passed += ok ? 1 : 0;
         return ok;

@@ -31,11 +31,9 @@ final class CausalNode {
     private final BiConsumer<Channel, VectorClock> fold;
     /** The cascade's reused collector: most calls deliver one record or none. */
     private final List<Delivery> delivered = new ArrayList<>();
-    /** The consumed channels in cascade order, the ring the cascade walks. */
+    /** The consumed channels in cascade order: the ring the cascade walks, and the gate's consumed set. */
     private final Channel[] order;
-    /** {@code config.consumed()} as a hash set: asked per record and claim. */
-    private final Set<Channel> consumed;
-    private Channel lastConsumed; // found in consumed, which never changes: a run of its records skips the lookup
+    private Channel lastConsumed; // found in order, which never changes: a run of its records skips the scan
     /** The clock each send's stamp is built in, and the buffer it is written in ({@link #encodeSend}); never handed out. */
     private final VectorClock sendClock = new VectorClock();
     private final ClockWriter sendBytes = ClockWriter.scratch();
@@ -63,7 +61,6 @@ final class CausalNode {
         this.brokerOffsets = Objects.requireNonNull(brokerOffsets, "brokerOffsets");
         this.seams = Objects.requireNonNull(seams, "seams");
         this.order = config.consumed().toArray(new Channel[0]);
-        this.consumed = Set.copyOf(config.consumed());
         this.state = new NodeState(config.nodeId(), stateStore, config.sequenceBlock(), seams);
         this.fold = state::foldChannelClock;
         ProtocolStore.Scope recorded = state.recordedScope();
@@ -164,7 +161,7 @@ final class CausalNode {
     /** The (seamed) gate's verdict on an entry of channel {@code c}, against the current state. */
     boolean deliverable(Channel c, HeldEntry entry) {
         return seams.deliverable(c, entry,
-                Gate.deliverable(c, entry.clock(), consumed, state.frontierClock(), state.marks()));
+                Gate.deliverable(c, entry.clock(), order, state.frontierClock(), state.marks()));
     }
 
     // Stamp -------------------------------------------------------------------------------
@@ -277,7 +274,7 @@ final class CausalNode {
     }
 
     private void requireConsumed(Channel c, String what) {
-        if (c != lastConsumed && !consumed.contains(c)) {
+        if (c != lastConsumed && !Gate.consumes(order, c)) {
             throw new IllegalStateException(what + "; node=" + config.nodeId() + ", channel=" + c
                     + ", consumed=" + config.consumed());
         }

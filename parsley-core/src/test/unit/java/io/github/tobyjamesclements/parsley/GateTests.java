@@ -27,13 +27,15 @@ import org.junit.jupiter.api.Test;
 class GateTests {
 
     private static final Set<Channel> CONSUMED = Set.of(C, D, E);
+    /** The same channels as the node hands them to the gate: its cascade order. */
+    private static final Channel[] CONSUMED_ORDER = {C, D, E};
 
     private final Map<Channel, Long> frontier = new TreeMap<>();
     private final Map<SeqKey, ProtocolStore.Mark> marks = new TreeMap<>();
     private final Map<Channel, Long> positions = new TreeMap<>();
 
     private boolean deliverable(VectorClock claims) {
-        return Gate.deliverable(C, claims, CONSUMED, frontierClock(), marks);
+        return Gate.deliverable(C, claims, CONSUMED_ORDER, frontierClock(), marks);
     }
 
     private List<Gate.Unmet> unmet(VectorClock claims) {
@@ -72,6 +74,27 @@ class GateTests {
     @Test
     void sequenceClaimOnAnUnconsumedChannelImposesNoWait() {
         assertThat(deliverable(clock().advanceSeq(seq(X, U), 50))).isTrue();
+    }
+
+    @Test
+    void aClaimOnAnEqualInstanceOfAConsumedChannelMustBeMet() {
+        // a claim decoded from a header names a channel by value, not by the node's own instance
+        Channel sameAsD = new Channel(D.topicId(), D.partition());
+        frontier.put(D, 4L);
+
+        assertThat(deliverable(clock().advanceTo(sameAsD, 5))).isFalse();
+        assertThat(deliverable(clock().advanceTo(sameAsD, 4))).isTrue();
+        assertThat(deliverable(clock().advanceSeq(new SeqKey(sameAsD, U), 0))).isFalse();
+    }
+
+    @Test
+    void consumesFindsAChannelByValueAndNothingElse() {
+        assertThat(Gate.consumes(CONSUMED_ORDER, new Channel(E.topicId(), E.partition()))).isTrue();
+        assertThat(Gate.consumes(CONSUMED_ORDER, C)).isTrue();
+        assertThat(Gate.consumes(CONSUMED_ORDER, new Channel(C.topicId(), C.partition() + 7))).as("another partition")
+                .isFalse();
+        assertThat(Gate.consumes(CONSUMED_ORDER, new Channel(TOPIC_S, C.partition()))).as("another topic").isFalse();
+        assertThat(Gate.consumes(new Channel[0], C)).isFalse();
     }
 
     @Test
