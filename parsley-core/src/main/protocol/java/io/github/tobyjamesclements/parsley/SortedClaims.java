@@ -16,10 +16,14 @@ import java.util.Map;
  */
 final class SortedClaims<K extends Comparable<K>> {
 
-    private static final Object[] NO_KEYS = {};
+    private static final Comparable<?>[] NO_KEYS = {};
     private static final long[] NO_VALUES = {};
 
-    private Object[] keys;
+    /*
+     * Typed as the keys' erasure, not Object[]: reading a key then needs no cast, where a cast to
+     * the Comparable interface on every read cost the per-record step 7-10% (StepBenchmark).
+     */
+    private Comparable<?>[] keys;
     private long[] values;
     private int size;
 
@@ -28,7 +32,7 @@ final class SortedClaims<K extends Comparable<K>> {
         values = NO_VALUES;
     }
 
-    private SortedClaims(Object[] keys, long[] values, int size) {
+    private SortedClaims(Comparable<?>[] keys, long[] values, int size) {
         this.keys = keys;
         this.values = values;
         this.size = size;
@@ -47,7 +51,7 @@ final class SortedClaims<K extends Comparable<K>> {
     void setTo(SortedClaims<K> other, int more) {
         int n = other.size;
         if (keys.length < n + more) {
-            keys = new Object[n + more];
+            keys = new Comparable<?>[n + more];
             values = new long[n + more];
         } else if (size > n) {
             Arrays.fill(keys, n, size, null);
@@ -111,7 +115,7 @@ final class SortedClaims<K extends Comparable<K>> {
         if (size == 0) {
             // into the room a sized copy left (the stamp's), else into arrays of the other's length
             if (keys.length < n) {
-                keys = new Object[n];
+                keys = new Comparable<?>[n];
                 values = new long[n];
             }
             System.arraycopy(other.keys, 0, keys, 0, n);
@@ -150,7 +154,7 @@ final class SortedClaims<K extends Comparable<K>> {
     private void mergeNew(SortedClaims<K> other, int added) {
         int total = size + added;
         boolean inPlace = keys.length >= total;
-        Object[] mk = inPlace ? keys : new Object[total];
+        Comparable<?>[] mk = inPlace ? keys : new Comparable<?>[total];
         long[] mv = inPlace ? values : new long[total];
         int i = size - 1;
         int j = other.size - 1;
