@@ -2,7 +2,6 @@ package io.github.tobyjamesclements.parsley;
 
 import java.util.Arrays;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -64,8 +63,11 @@ final class NodeState {
     private final Map<SeqKey, ProtocolStore.Mark> marks;
     private final Map<Channel, Long> resumePositions = new TreeMap<>();
     private final Map<SeqKey, ProtocolStore.Mark> marksView;
-    /** Per destination, the key of this node's own-send claim: every stamp names the other destinations'. */
-    private final Map<Channel, SeqKey> ownSendKeys = new HashMap<>();
+    /**
+     * The key of this node's own-send claim on each destination, at the destination's index in
+     * {@link #sendSeq}: every stamp names the other destinations' by index, without a hash lookup.
+     */
+    private SeqKey[] ownSendKeys = new SeqKey[0];
     /**
      * {@code frontier ∪ channelClocks ∪ carried ∪ ownOutputs}, every stamp's base (§6.1): raised
      * here in place when the frontier rises or a received clock raises a claim, null after ancestry
@@ -564,12 +566,21 @@ final class NodeState {
         return sendSeq;
     }
 
-    /** The key of {@code self}'s sequence claim on {@code destination}, built once per destination. */
-    SeqKey ownSendKey(Channel destination, UUID self) {
-        SeqKey k = ownSendKeys.get(destination);
-        if (k == null || !k.sender().equals(self)) {
+    /**
+     * The key of {@code self}'s sequence claim on the destination at index {@code i} of
+     * {@link #sendSeqClock}, built once per destination. Kept by index: a destination added or
+     * removed before it shifts the index, and the key found there, naming another channel, is
+     * built again.
+     */
+    SeqKey ownSendKeyAt(int i, UUID self) {
+        Channel destination = sendSeq.channel(i);
+        if (i >= ownSendKeys.length) {
+            ownSendKeys = Arrays.copyOf(ownSendKeys, sendSeq.offsetCount());
+        }
+        SeqKey k = ownSendKeys[i];
+        if (k == null || k.channel() != destination || !k.sender().equals(self)) {
             k = new SeqKey(destination, self);
-            ownSendKeys.put(destination, k);
+            ownSendKeys[i] = k;
         }
         return k;
     }

@@ -71,7 +71,7 @@ final class Stamping {
             Channel c = sent.channel(i);
             long issued = sent.offsetAt(i);
             if (!c.equals(destination) && issued > state.baselineSeq(c)) {
-                stamp.advanceSeq(state.ownSendKey(c, self), issued);
+                stamp.advanceSeq(state.ownSendKeyAt(i, self), issued);
             }
         }
     }
