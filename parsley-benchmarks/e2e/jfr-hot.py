@@ -5,6 +5,8 @@ application (stream-thread name prefix e2e-<nonce>-<variant>-r<round>):
 - where the stream thread's execution samples fall, by category (the first matching rule,
   walking the stack from the leaf): JSON (the json-* variants), protocol-store writes (logged RocksDB store: RocksDB put plus
   the changelog send), output sends, Parsley's own code, consumer fetch, other;
+- Parsley's code split by where its step was (the node's receive or stamp, the door, the logic,
+  the header read, Kafka Streams' forward before the send), the first entry point from the leaf;
 - the methods with the most samples, inclusive and self.
 
 JFR keeps the 64 frames nearest the leaf (printed with --stack-depth 64).
@@ -30,6 +32,26 @@ CATEGORIES = [
 ]
 
 
+# Where a "Parsley code" sample was: the first of these frames from the leaf.
+STEPS = [
+    ("node: receive, gate, cascade", ("CausalNode.onRecord", "CausalNode.positionAdvance")),
+    ("node: stamp and its encode", ("CausalNode.encodeSend",)),
+    ("door: emission encode and partition", ("StampingDoor.prepare",)),
+    ("logic: decode, user code, fold state", ("LogicRunner.",)),
+    ("header read", ("CausalHeaders.read",)),
+    ("position feed and sweep", ("PositionFeed.", "PositionCapture.")),
+    ("Kafka Streams' forward to the sink, before the send", ("ProcessorContextImpl.forward",)),
+]
+
+
+def step(frames):
+    for f in frames:
+        for name, needles in STEPS:
+            if any(n in f for n in needles):
+                return name
+    return "host, other"
+
+
 def category(frames):
     # frames: leaf first. A sample belongs to the first category any of its frames matches, in
     # the order of CATEGORIES (so a store write called from Parsley code counts as a store write).
@@ -47,7 +69,7 @@ def main():
                          check=True, capture_output=True, text=True).stdout
     events = json.loads(out)["recording"]["events"]
     groups = collections.defaultdict(lambda: [0, collections.Counter(), collections.Counter(),
-                                              collections.Counter()])
+                                              collections.Counter(), collections.Counter()])
     for e in events:
         v = e["values"]
         thread = (v.get("sampledThread") or {}).get("javaName") or ""
@@ -57,15 +79,22 @@ def main():
         g = groups[key]
         frames = [f["method"]["type"]["name"] + "." + f["method"]["name"] for f in v["stackTrace"]["frames"]]
         g[0] += 1
-        g[3][category(frames)] += 1
+        c = category(frames)
+        g[3][c] += 1
+        if c == "Parsley code":
+            g[4][step(frames)] += 1
         if frames:
             g[2][frames[0].split("/")[-1]] += 1
         for f in set(frames):
             g[1][f.split("/")[-1]] += 1
-    for key, (n, incl, self_, cats) in sorted(groups.items()):
+    for key, (n, incl, self_, cats, steps) in sorted(groups.items()):
         print(f"\n== {key}: {n} stream-thread samples")
         for c, k in cats.most_common():
             print(f"{100.0 * k / n:5.1f}% {c}")
+        if steps:
+            print("-- Parsley code by step (share of all the thread's samples)")
+            for c, k in steps.most_common():
+                print(f"{100.0 * k / n:5.1f}% {c}")
         print("-- inclusive")
         for f, c in incl.most_common(top):
             print(f"{100.0 * c / n:5.1f}% {f}")
