@@ -41,7 +41,7 @@ final class Gate {
     /**
      * Whether {@code c} is one of a node's {@code consumed} channels. A scan, by reference first
      * ({@link Channel#equals}): a task consumes one partition of each of a few topics, and the scan
-     * costs a claim less than a hash set's lookup, which hashes the topic id on every call.
+     * costs less per claim than a hash set's lookup, which hashes the topic id on every call.
      */
     static boolean consumes(Channel[] consumed, Channel c) {
         for (Channel x : consumed) {
