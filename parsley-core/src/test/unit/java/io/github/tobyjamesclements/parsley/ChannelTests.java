@@ -3,8 +3,11 @@ package io.github.tobyjamesclements.parsley;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.Random;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** Channels and sequence-claim keys: text forms, order and validation (protocol.md §1.1-1.2). */
 class ChannelTests {
@@ -43,6 +46,47 @@ class ChannelTests {
         assertThat(highBit).isLessThan(one);
         assertThat(one).isLessThan(onePartitionTwo);
         assertThat(one.compareTo(new Channel(new UUID(1, 0), 0))).isZero();
+    }
+
+    @Test
+    void channelsWhoseTopicIdsDifferOnlyInTheLowHalfOrderByItSignedAndAreNotEqual() {
+        Channel negativeLow = new Channel(new UUID(1, -1L), 0);
+        Channel zeroLow = new Channel(new UUID(1, 0), 0);
+        Channel oneLow = new Channel(new UUID(1, 1), 0);
+
+        assertThat(negativeLow).isLessThan(zeroLow);
+        assertThat(zeroLow).isLessThan(oneLow);
+        assertThat(zeroLow).isNotEqualTo(oneLow);
+        assertThat(new Channel(new UUID(1, 1), 0)).isEqualTo(oneLow).hasSameHashCodeAs(oneLow);
+    }
+
+    /**
+     * Seeded: order, equality and hash agree with the topic id's {@link UUID} and the partition for
+     * pairs drawn from few values, so that ties in either half and in the partition are common.
+     */
+    @ParameterizedTest(name = "seed {0}")
+    @ValueSource(longs = {1L, 2L, 3L, 20261204L})
+    void orderEqualityAndHashAgreeWithTheTopicIdAndPartition(long seed) {
+        System.out.println("ChannelTests seed " + seed);
+        Random random = new Random(seed);
+        long[] halves = {Long.MIN_VALUE, -1L, 0L, 1L, Long.MAX_VALUE};
+        for (int i = 0; i < 2_000; i++) {
+            UUID t1 = new UUID(halves[random.nextInt(halves.length)], halves[random.nextInt(halves.length)]);
+            UUID t2 = new UUID(halves[random.nextInt(halves.length)], halves[random.nextInt(halves.length)]);
+            int p1 = random.nextInt(3);
+            int p2 = random.nextInt(3);
+            Channel a = new Channel(t1, p1);
+            Channel b = new Channel(t2, p2);
+            int byTopic = t1.compareTo(t2);
+            int expected = byTopic != 0 ? byTopic : Integer.compare(p1, p2);
+
+            assertThat(Integer.signum(a.compareTo(b))).as("seed %d, %s vs %s", seed, a, b)
+                    .isEqualTo(Integer.signum(expected));
+            assertThat(a.equals(b)).as("seed %d", seed).isEqualTo(t1.equals(t2) && p1 == p2);
+            if (a.equals(b)) {
+                assertThat(a.hashCode()).isEqualTo(b.hashCode());
+            }
+        }
     }
 
     @Test
