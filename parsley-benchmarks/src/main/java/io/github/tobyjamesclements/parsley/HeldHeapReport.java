@@ -17,7 +17,10 @@ import org.openjdk.jol.info.GraphLayout;
  * Heap retained per held record (docs/performance.md, "End-to-end"): a {@link CausalNode} in this
  * JVM consumes two channels and receives {@code n} records on one of them whose clocks claim an
  * offset of the other that never arrives, so every one stays in the hold queue, exactly as a
- * Streams task holds them (a decoded clock, a sender id and the key and value bytes per record).
+ * Streams task holds them (a clock, a sender id and the key and value bytes per record). Stamps are
+ * read twice over: as a task reads them (one {@link StampReader} over its channel cache, whose
+ * channel, topic-id and sender instances held clocks share) and each decoded alone (as a record
+ * restored from the store is).
  *
  * <p>Two stores: {@code off-heap} discards writes, which is the heap picture of the Streams host,
  * where the protocol store is RocksDB (its memtable and block cache live outside the Java heap);
@@ -62,31 +65,42 @@ final class HeldHeapReport {
         }
     }
 
-    static Held hold(int n, int valueBytes, int claims, Supplier<StateStore> store) {
+    /**
+     * {@code n} records held. {@code taskReader}: each stamp is read as a task reads it, through one
+     * {@link StampReader} over the task's {@link ChannelCache}, so held clocks share the task's
+     * channel and topic-id instances and records of one sender its id; otherwise each clock and
+     * sender id is decoded on its own, as a restored record's is (and as this report read every
+     * record before the eighteenth pass).
+     */
+    static Held hold(int n, int valueBytes, int claims, Supplier<StateStore> store, boolean taskReader) {
         SplittableRandom random = new SplittableRandom(42);
-        UUID topicA = new UUID(random.nextLong(), random.nextLong());
-        UUID topicB = new UUID(random.nextLong(), random.nextLong());
+        Channel a = new Channel(new UUID(random.nextLong(), random.nextLong()), 0);
+        Channel b = new Channel(new UUID(random.nextLong(), random.nextLong()), 0);
         UUID upstream = new UUID(random.nextLong(), random.nextLong());
         UUID sink = new UUID(random.nextLong(), random.nextLong());
-        Channel a = new Channel(topicA, 0);
-        Channel b = new Channel(topicB, 0);
         CausalNode node = new CausalNode(new NodeConfig("heap-task-0_0", new UUID(1, 2), new TreeSet<>(List.of(a, b)),
                 new TreeSet<>(List.of(sink))), store.get(), new EmptySinkOffsets(), Map.of());
         VectorClock template = new VectorClock().advanceTo(a, 1_000_000L);
         for (int p = 0; p < claims - 1; p++) {
             template.advanceTo(new Channel(upstream, p), (long) Math.pow(10, 6 + 3 * random.nextDouble()));
         }
-        byte[] encoded = ClockCodec.encode(template);
-        UUID sender = new UUID(random.nextLong(), random.nextLong());
+        UUID sender = new UUID(random.nextLong(), 3); // a stage id and task number, as a tag carries
+        StampReader reader = new StampReader(ChannelCache.of(List.of(a, b)));
         long payload = 0;
         for (int i = 0; i < n; i++) {
             byte[] key = String.format("key-%05d", i % 200).getBytes(StandardCharsets.UTF_8);
             byte[] value = new byte[valueBytes];
             payload += arrayBytes(key.length) + arrayBytes(value.length);
-            // As the host does per record: a freshly decoded clock and sender id.
-            VectorClock clock = ClockCodec.decode(encoded);
-            UUID s = new UUID(sender.getMostSignificantBits(), sender.getLeastSignificantBits());
-            List<Delivery> out = node.onRecord(new InboundRecord(b, i, clock, s, i, key, value, i));
+            InboundRecord record;
+            byte[] stamp = ClockCodec.encode(template, sender, i);
+            if (taskReader) {
+                reader.read(stamp);
+                record = new InboundRecord(b, i, reader.clock(), reader.sender(), reader.seq(), key, value, i);
+            } else {
+                SendStamp alone = ClockCodec.decodeStamp(stamp);
+                record = new InboundRecord(b, i, alone.clock(), alone.sender(), alone.seq(), key, value, i);
+            }
+            List<Delivery> out = node.onRecord(record);
             if (!out.isEmpty()) {
                 throw new IllegalStateException("A record meant to be held was delivered");
             }
@@ -103,19 +117,19 @@ final class HeldHeapReport {
         return (16 + length + 7) / 8 * 8L;
     }
 
-    static long jolPerRecord(int n, int valueBytes, int claims, Supplier<StateStore> store) {
-        long empty = GraphLayout.parseInstance(hold(0, valueBytes, claims, store).node).totalSize();
-        long full = GraphLayout.parseInstance(hold(n, valueBytes, claims, store).node).totalSize();
+    static long jolPerRecord(int n, int valueBytes, int claims, Supplier<StateStore> store, boolean taskReader) {
+        long empty = GraphLayout.parseInstance(hold(0, valueBytes, claims, store, taskReader).node).totalSize();
+        long full = GraphLayout.parseInstance(hold(n, valueBytes, claims, store, taskReader).node).totalSize();
         return (full - empty) / n;
     }
 
-    static double[] gcPerRecord(int n, int valueBytes, int claims, Supplier<StateStore> store, int trials)
-            throws InterruptedException {
+    static double[] gcPerRecord(int n, int valueBytes, int claims, Supplier<StateStore> store, boolean taskReader,
+            int trials) throws InterruptedException {
         MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
         double[] out = new double[trials];
         for (int t = 0; t < trials; t++) {
             long before = usedAfterGc(memory);
-            Held held = hold(n, valueBytes, claims, store);
+            Held held = hold(n, valueBytes, claims, store, taskReader);
             long after = usedAfterGc(memory);
             out[t] = (double) (after - before) / n;
             if (held.node.held() != n) {
@@ -145,22 +159,24 @@ final class HeldHeapReport {
                 + " every record tagged (sender, seq). JVM: %s, %s.%n%n", n, System.getProperty("java.version"),
                 ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
                         .filter(a -> a.startsWith("-XX:+Use")).findFirst().orElse("default GC")));
-        s.append("| Value bytes | Clock claims | Store | JOL bytes / held record | GC-difference bytes / held record"
-                + " (median [min, max] of " + trials + ") | Key + value arrays | JOL overhead beyond the payload |\n");
-        s.append("|---:|---:|---|---:|---:|---:|---:|\n");
-        for (int valueBytes : new int[] {100, 1000}) {
-            for (int claims : new int[] {1, 8}) {
-                for (String storeName : new String[] {"off-heap", "on-heap"}) {
-                    Supplier<StateStore> store = storeName.equals("off-heap") ? DiscardingStore::new
-                            : InMemoryStateStore::new;
-                    long jol = jolPerRecord(n, valueBytes, claims, store);
-                    double[] gc = gcPerRecord(n, valueBytes, claims, store, trials);
-                    long payload = hold(1, valueBytes, claims, store).payloadBytes;
-                    double[] sorted = gc.clone();
-                    java.util.Arrays.sort(sorted);
-                    s.append(String.format(Locale.ROOT, "| %d | %d | %s | %,d | %,.0f [%,.0f, %,.0f] | %d | %,d |%n",
-                            valueBytes, claims, storeName, jol, E2eRatios.median(gc), sorted[0],
-                            sorted[sorted.length - 1], payload, jol - payload));
+        s.append("| Stamps read | Value bytes | Clock claims | Store | JOL bytes / held record | GC-difference bytes / held"
+                + " record (median [min, max] of " + trials + ") | Key + value arrays | JOL overhead beyond the payload |\n");
+        s.append("|---|---:|---:|---|---:|---:|---:|---:|\n");
+        for (boolean taskReader : new boolean[] {true, false}) {
+            for (int valueBytes : new int[] {100, 1000}) {
+                for (int claims : new int[] {1, 8}) {
+                    for (String storeName : new String[] {"off-heap", "on-heap"}) {
+                        Supplier<StateStore> store = storeName.equals("off-heap") ? DiscardingStore::new
+                                : InMemoryStateStore::new;
+                        long jol = jolPerRecord(n, valueBytes, claims, store, taskReader);
+                        double[] gc = gcPerRecord(n, valueBytes, claims, store, taskReader, trials);
+                        long payload = hold(1, valueBytes, claims, store, taskReader).payloadBytes;
+                        double[] sorted = gc.clone();
+                        java.util.Arrays.sort(sorted);
+                        s.append(String.format(Locale.ROOT,
+                                "| %s | %d | %d | %s | %,d | %,.0f [%,.0f, %,.0f] | %d | %,d |%n", taskReader ? "task reader" : "decoded alone", valueBytes, claims, storeName, jol,
+                                E2eRatios.median(gc), sorted[0], sorted[sorted.length - 1], payload, jol - payload));
+                    }
                 }
             }
         }
