@@ -244,6 +244,8 @@ final class ProtocolStore {
             }
         });
         Map<Channel, HoldQueue> out = new TreeMap<>();
+        // one reader for every restored clock: their claims share its channels, their arrays are exact copies
+        StampReader reader = new StampReader(ChannelCache.of(metas.keySet()));
         metas.forEach((c, m) -> {
             TreeMap<Long, byte[]> found = entries.getOrDefault(c, new TreeMap<>());
             Map<Long, byte[]> live = found.subMap(m[0], m[1]);
@@ -253,7 +255,12 @@ final class ProtocolStore {
             }
             // decoded with the queue's one channel instance, not a parsed copy per entry
             List<HeldEntry> queued = new ArrayList<>(live.size());
-            live.values().forEach(v -> queued.add(HeldEntryEnvelope.decode(c, v)));
+            UUID sender = null;
+            for (byte[] v : live.values()) {
+                HeldEntry e = HeldEntryEnvelope.decode(c, v, reader, sender);
+                sender = e.tagged() ? e.sender() : sender;
+                queued.add(e);
+            }
             out.put(c, HoldQueue.restored(c, m[0], m[1], queued));
         });
         return out;

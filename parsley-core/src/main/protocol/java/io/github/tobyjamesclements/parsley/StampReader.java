@@ -43,6 +43,24 @@ final class StampReader {
         stamped = true;
     }
 
+    /**
+     * Decodes a stored clock ({@link ClockCodec#decode(byte[])}) into an exact-size copy of its own,
+     * its claims naming this reader's kept channels and topic ids: what a restore keeps of each of
+     * many stored clocks. Leaves the reader holding no stamp.
+     *
+     * @throws CorruptClockException for anything the encoder would not write, or a sender tag
+     */
+    VectorClock stored(byte[] bytes) {
+        read(bytes);
+        boolean tagged = sender != null;
+        VectorClock copy = tagged ? null : VectorClock.copyOf(clock);
+        absent();
+        if (tagged) {
+            throw new CorruptClockException("Stored clock carries a sender tag; only record headers are tagged");
+        }
+        return copy;
+    }
+
     /** Notes a record without a stamp: no clock, no sender tag. */
     void absent() {
         stamped = false;

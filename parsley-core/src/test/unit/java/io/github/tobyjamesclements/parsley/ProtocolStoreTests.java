@@ -481,6 +481,55 @@ class ProtocolStoreTests {
     }
 
     @Test
+    void restoredClocksShareOneInstancePerChannelAndTopicIdAndConsecutiveEntriesOfASenderOneId() {
+        TestStateStore raw = new TestStateStore();
+        ProtocolStore store = new ProtocolStore(raw);
+        UUID s2 = new UUID(S1.getMostSignificantBits(), 4);
+        HoldQueue queue = new HoldQueue(C);
+        List<HeldEntry> written = List.of(claiming(5, S1), claiming(6, S1), claiming(7, s2), claiming(8, s2));
+        written.forEach(e -> queue.enqueue(e, store));
+        store.flush();
+
+        List<HeldEntry> restored = new ArrayList<>();
+        new ProtocolStore(raw).queues().get(C).iterator().forEachRemaining(restored::add);
+
+        assertThat(restored).hasSize(4);
+        for (int i = 0; i < 4; i++) {
+            assertSameEntry(restored.get(i), written.get(i));
+        }
+        HeldEntry first = restored.get(0);
+        Channel claimed = first.clock().channel(1);
+        assertThat(claimed).isEqualTo(new Channel(T2, 1));
+        for (HeldEntry e : restored) {
+            // the same instances in every restored clock: a claim costs its record no Channel or UUID of its own
+            assertThat(e.clock().channel(1)).isSameAs(claimed);
+            assertThat(e.clock().channel(1).topicId()).isSameAs(claimed.topicId());
+            // a claim on the queue's own channel is the queue's instance
+            assertThat(e.clock().channel(0)).isEqualTo(C).isSameAs(e.channel());
+        }
+        assertThat(restored.get(1).sender()).isSameAs(first.sender());
+        assertThat(restored.get(2).sender()).isEqualTo(s2).isNotSameAs(first.sender());
+        assertThat(restored.get(3).sender()).isSameAs(restored.get(2).sender());
+    }
+
+    @Test
+    void restoredClocksAreEachTheirOwnExactCopy() {
+        TestStateStore raw = new TestStateStore();
+        ProtocolStore store = new ProtocolStore(raw);
+        HoldQueue queue = new HoldQueue(C);
+        queue.enqueue(claiming(5, S1), store);
+        queue.enqueue(entry(6), store);
+        store.flush();
+
+        HoldQueue again = new ProtocolStore(raw).queues().get(C);
+
+        // one reader decodes every clock: an entry keeping the reader's clock would now hold the last one's
+        assertThat(again.head().clock()).isNotSameAs(again.tail().clock())
+                .isEqualTo(claiming(5, S1).clock());
+        assertThat(again.tail().clock()).isEqualTo(entry(6).clock());
+    }
+
+    @Test
     void restoreFailsWhenAnEntryTheIndicesClaimIsMissing() {
         TestStateStore raw = new TestStateStore();
         ProtocolStore store = new ProtocolStore(raw);
@@ -500,6 +549,12 @@ class ProtocolStoreTests {
     private static HeldEntry entry(long offset) {
         return new HeldEntry(C, offset, new VectorClock().advanceSeq(new SeqKey(C, S1), offset), S1, offset,
                 ByteBuffer.allocate(8).putLong(offset).array(), null, 1000 + offset);
+    }
+
+    /** An entry of {@code sender} whose clock claims an offset on another topic's channel and on its own. */
+    private static HeldEntry claiming(long offset, UUID sender) {
+        VectorClock clock = new VectorClock().advanceTo(new Channel(T2, 1), 100 + offset).advanceTo(C, offset - 1);
+        return new HeldEntry(C, offset, clock, sender, offset, null, null, offset);
     }
 
     static void assertSameEntry(HeldEntry actual, HeldEntry expected) {

@@ -51,6 +51,31 @@ class StampReaderTests {
     }
 
     @Test
+    void aStoredClockIsAnExactCopyOfItsOwnAndLeavesTheReaderWithoutAStamp() {
+        Channel c = new Channel(ClockCodecTests.T1, 3);
+        VectorClock written = new VectorClock().advanceTo(c, 41);
+        StampReader reader = new StampReader(ChannelCache.of(List.of(c)));
+
+        VectorClock first = reader.stored(ClockCodec.encode(written));
+        VectorClock second = reader.stored(ClockCodec.encode(new VectorClock().advanceTo(c, 7)));
+
+        assertThat(first).isEqualTo(written).isNotSameAs(second);
+        assertThat(first.channel(0)).isSameAs(c).isSameAs(second.channel(0));
+        assertThat(reader.clock()).isNull();
+    }
+
+    @Test
+    void aStoredClockWithASenderTagIsRefusedAndTheReaderHoldsNoStamp() {
+        StampReader reader = new StampReader(ChannelCache.NONE);
+        byte[] tagged = ClockCodec.encode(new SendStamp(new VectorClock(), new UUID(1, 2), 3));
+
+        assertThatThrownBy(() -> reader.stored(tagged)).isExactlyInstanceOf(CorruptClockException.class)
+                .hasMessage("Stored clock carries a sender tag; only record headers are tagged");
+        assertThat(reader.clock()).isNull();
+        assertThat(reader.sender()).isNull();
+    }
+
+    @Test
     void aRecordWithoutAStampHasNoClockAndNoTag() {
         StampReader reader = new StampReader(ChannelCache.NONE);
         reader.read(ClockCodec.encode(new SendStamp(new VectorClock(), new UUID(1, 2), 3)));
