@@ -52,12 +52,12 @@ final class StampReader {
      */
     VectorClock stored(byte[] bytes) {
         read(bytes);
-        boolean tagged = sender != null;
-        VectorClock copy = tagged ? null : VectorClock.copyOf(clock);
-        absent();
-        if (tagged) {
+        if (sender != null) {
+            absent();
             throw new CorruptClockException("Stored clock carries a sender tag; only record headers are tagged");
         }
+        VectorClock copy = VectorClock.copyOf(clock);
+        absent();
         return copy;
     }
 
