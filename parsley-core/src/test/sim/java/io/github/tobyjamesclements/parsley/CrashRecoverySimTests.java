@@ -46,6 +46,27 @@ class CrashRecoverySimTests {
         return w;
     }
 
+    static final Scenario SHARED_SINK_HOLDS = Scenario.of("two writers share a sink, a crashing reader holds both",
+            CrashRecoverySimTests::sharedSinkHolds);
+
+    /**
+     * Two writers send to one partition, one of them also to a second topic that the reader lags
+     * on, so that the reader's queue on the shared partition holds both writers' records, tagged
+     * alternately, when it crashes; every restart restores that queue from the store. A restored
+     * entry that took another sender's tag would advance the wrong delivered-sequence mark (§3.8).
+     */
+    static SimWorld sharedSinkHolds(long seed, Fault fault) {
+        SimWorld w = SimWorld.create(seed, fault);
+        SplittableRandom shape = w.shapes();
+        w.topic("t0", 1).topic("t1", 1).topic("t2", 1).topic("t3", 1);
+        w.producer("P").writes("t1").records(8 + shape.nextInt(10)).transactions(1 + shape.nextInt(2), 100).build();
+        w.producer("Q").writes("t0").records(8 + shape.nextInt(10)).transactions(1 + shape.nextInt(2), 100).build();
+        w.node("W").consumes("t1").route("t3", 1000).route("t2", 1000).build();
+        w.node("V").consumes("t0").route("t2", 1000).build();
+        w.node("N").consumes("t2", "t3").slow("t3").crashes(2 + shape.nextInt(4)).build();
+        return w;
+    }
+
     static Stream<Long> seeds() {
         return SimSeeds.seeds();
     }
@@ -60,5 +81,11 @@ class CrashRecoverySimTests {
     @MethodSource("seeds")
     void aRestartingWritersOutputsStayOrderedForALaggingReader(long seed) {
         SimSeeds.run(CrashRecoverySimTests.class, seed, RESTARTING_WRITER);
+    }
+
+    @ParameterizedTest(name = "seed={0}")
+    @MethodSource("seeds")
+    void restoredHoldsOfTwoWritersKeepEachWritersTag(long seed) {
+        SimSeeds.run(CrashRecoverySimTests.class, seed, SHARED_SINK_HOLDS);
     }
 }

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.SortedSet;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
@@ -533,6 +534,7 @@ final class SimNode {
         }
         foldedAfterDrain();
         for (Delivery d : out) {
+            requireSentTag(d);
             long id = SimWorld.idOf(d.value());
             if (world.poisonOf(id) == SimWorld.Poison.UNDECODABLE || world.logicFails(name, failPermille, id)) {
                 deadLetter(d.channel(), d.offset(), id, d.key(), d.value(), d.headers(), true);
@@ -553,6 +555,22 @@ final class SimNode {
                     send(route.topic(), key, hop + 1);
                 }
             }
+        }
+    }
+
+    /**
+     * A delivery carries the sender tag its record was written with, whether it arrived in this call
+     * or was held, persisted and restored: the node advances that sender's delivered-sequence mark
+     * with it (§3.8), so another sender's tag would meet or miss that sender's claims wrongly.
+     */
+    private void requireSentTag(Delivery d) {
+        SimBroker.Entry sent = world.broker().entry(d.channel(), d.offset());
+        HeldEntry delivered = (HeldEntry) d;
+        long sentSeq = sent.sender() == null ? -1 : sent.seq();
+        if (!Objects.equals(delivered.sender(), sent.sender()) || delivered.seq() != sentSeq) {
+            throw new SimViolation("TAG", "node=" + name + " delivered " + d.channel() + "@" + d.offset()
+                    + " tagged " + delivered.sender() + "/" + delivered.seq() + "; it was written tagged "
+                    + sent.sender() + "/" + sentSeq);
         }
     }
 
