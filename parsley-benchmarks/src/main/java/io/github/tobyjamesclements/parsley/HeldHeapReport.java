@@ -70,36 +70,38 @@ final class HeldHeapReport {
     }
 
     /**
-     * A store that serves what {@code restoredFrom} held while a node restores from it, then lets go
-     * of it and keeps nothing: the heap of a restored node whose store lives off-heap.
+     * A store that is {@code restoredFrom} while a node restores from it, then whatever {@link
+     * #handOver} names: the restored node's store without a second copy of the envelopes.
      */
     static final class RestoringStore implements StateStore {
-        private StateStore from;
+        private StateStore store;
 
         RestoringStore(StateStore restoredFrom) {
-            this.from = restoredFrom;
+            this.store = restoredFrom;
         }
 
-        void restored() {
-            from = new DiscardingStore();
+        void handOver(StateStore next) {
+            store = next;
         }
 
         @Override
         public byte[] get(String key) {
-            return from.get(key);
+            return store.get(key);
         }
 
         @Override
         public void put(String key, byte[] value) {
+            store.put(key, value);
         }
 
         @Override
         public void delete(String key) {
+            store.delete(key);
         }
 
         @Override
         public void forEachPrefix(String prefix, BiConsumer<String, byte[]> action) {
-            from.forEachPrefix(prefix, action);
+            store.forEachPrefix(prefix, action);
         }
     }
 
@@ -115,14 +117,14 @@ final class HeldHeapReport {
         if (restored) {
             InMemoryStateStore written = new InMemoryStateStore();
             Held live = hold(n, valueBytes, claims, () -> written, false);
-            StateStore from = store.get() instanceof DiscardingStore ? new RestoringStore(written) : written;
+            StateStore target = store.get();
+            RestoringStore from = new RestoringStore(written);
             // positions as committed with the held records: none delivered, so the heads bound the frontiers
             Map<Channel, Long> committed = new HashMap<>();
             live.config.consumed().forEach(c -> committed.put(c, 0L));
-            CausalNode node = new CausalNode(live.config, from, new EmptySinkOffsets(), committed);
-            if (from instanceof RestoringStore r) {
-                r.restored();
-            }
+            CausalNode node = node(live.config, from, committed);
+            // off-heap: let go of the envelopes; on-heap: the restored node's store keeps them
+            from.handOver(target instanceof DiscardingStore ? target : written);
             if (node.held() != n) {
                 throw new IllegalStateException("Expected " + n + " restored, got " + node.held());
             }
@@ -131,8 +133,8 @@ final class HeldHeapReport {
         return holdLive(n, valueBytes, claims, store);
     }
 
-    private static CausalNode node(NodeConfig config, StateStore store) {
-        return new CausalNode(config, store, new EmptySinkOffsets(), Map.of());
+    private static CausalNode node(NodeConfig config, StateStore store, Map<Channel, Long> committed) {
+        return new CausalNode(config, store, new EmptySinkOffsets(), committed);
     }
 
     private static Held holdLive(int n, int valueBytes, int claims, Supplier<StateStore> store) {
@@ -143,7 +145,7 @@ final class HeldHeapReport {
         UUID sink = new UUID(random.nextLong(), random.nextLong());
         NodeConfig config = new NodeConfig("heap-task-0_0", new UUID(1, 2), new TreeSet<>(List.of(a, b)),
                 new TreeSet<>(List.of(sink)));
-        CausalNode node = node(config, store.get());
+        CausalNode node = node(config, store.get(), Map.of());
         VectorClock template = new VectorClock().advanceTo(a, 1_000_000L);
         for (int p = 0; p < claims - 1; p++) {
             template.advanceTo(new Channel(upstream, p), (long) Math.pow(10, 6 + 3 * random.nextDouble()));

@@ -67,10 +67,7 @@ final class HeldEntryEnvelope {
                 throw new CorruptClockException("Malformed held-record envelope: inconsistent sender tag; tagged=" + tag
                         + ", sender=" + new UUID(senderHigh, senderLow) + ", seq=" + seq);
             }
-            UUID sender = tag == 0 ? null : previousSender != null
-                    && previousSender.getMostSignificantBits() == senderHigh
-                    && previousSender.getLeastSignificantBits() == senderLow
-                    ? previousSender : new UUID(senderHigh, senderLow);
+            UUID sender = tag == 0 ? null : sender(senderHigh, senderLow, previousSender);
             VectorClock clock = reader.stored(getBytes(b));
             byte[] key = getBytes(b);
             byte[] value = getBytes(b);
@@ -82,6 +79,13 @@ final class HeldEntryEnvelope {
         } catch (BufferUnderflowException e) {
             throw new CorruptClockException("Malformed held-record envelope: truncated at byte " + b.position(), e);
         }
+    }
+
+    /** The sender id with these bits: {@code previous} itself when its bits are these. */
+    private static UUID sender(long high, long low, UUID previous) {
+        boolean same = previous != null && previous.getMostSignificantBits() == high
+                && previous.getLeastSignificantBits() == low;
+        return same ? previous : new UUID(high, low);
     }
 
     private static void putBytes(ByteBuffer b, byte[] bytes) {
