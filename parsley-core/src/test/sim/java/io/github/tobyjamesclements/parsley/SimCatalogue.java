@@ -23,6 +23,7 @@ final class SimCatalogue {
                 new Entry(PlainConsumerObservationSimTests.class, PlainConsumerObservationSimTests.OBSERVED),
                 new Entry(CrashRecoverySimTests.class, CrashRecoverySimTests.CRASH_CHAIN),
                 new Entry(CrashRecoverySimTests.class, CrashRecoverySimTests.RESTARTING_WRITER),
+                new Entry(CrashRecoverySimTests.class, CrashRecoverySimTests.SHARED_SINK_HOLDS),
                 new Entry(QuietSinkSimTests.class, QuietSinkSimTests.QUIET_SINK),
                 new Entry(MultiPartitionSinkSimTests.class, MultiPartitionSinkSimTests.MULTI_PARTITION),
                 new Entry(LateJoinerSimTests.class, LateJoinerSimTests.AT_LATEST),

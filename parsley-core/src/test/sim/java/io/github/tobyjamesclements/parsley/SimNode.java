@@ -102,6 +102,7 @@ final class SimNode {
     private int incarnations;
     private int sendsThisIncarnation;
     private int crashBudget;
+    private final int crashHolding;
     private int truncationBudget;
     private boolean redeployRefused;
     private Status status = Status.WAITING;
@@ -145,6 +146,7 @@ final class SimNode {
         this.failPermille = b.failPermille;
         this.hidden = new TreeSet<>(b.hidden);
         this.crashBudget = b.crashes;
+        this.crashHolding = b.crashHolding;
         this.truncationBudget = b.truncations;
         this.task = b.task;
         if (task != null) {
@@ -187,7 +189,7 @@ final class SimNode {
         if (dirty) {
             out.add(action(() -> "commit", 3, this::commit));
         }
-        if (crashBudget > 0) {
+        if (crashBudget > 0 && node.held() >= crashHolding) {
             out.add(action(() -> "crash-idle", 1, () -> crash(SimStats.Counter.CRASHES_IDLE)));
             if (anyBuffered || sweepable) {
                 out.add(action(() -> "crash-mid-step", 1, this::crashMidStep));
@@ -278,6 +280,7 @@ final class SimNode {
         rememberedAdvances.clear();
         restoredHeld.clear();
         node.state().forEachHeld((c, e) -> restoredHeld.add(c + "/" + e.offset()));
+        countSenderSwitches();
         for (Channel c : d.consumed()) {
             Long position = committedPositions.get(c);
             if (position == null) {
@@ -358,6 +361,20 @@ final class SimNode {
             crashBudget++;
             crash(SimStats.Counter.CRASHES_IDLE);
         }
+    }
+
+    /**
+     * Counts the restored entries whose sender differs from the one before them in their queue: a
+     * restore that reused the previous entry's sender id for them would tag them wrongly ({@code TAG}).
+     */
+    private void countSenderSwitches() {
+        Map<Channel, UUID> previous = new TreeMap<>();
+        node.state().forEachHeld((c, e) -> {
+            UUID before = previous.put(c, e.sender());
+            if (before != null && e.sender() != null && !before.equals(e.sender())) {
+                world.stats().add(SimStats.Counter.RESTORED_SENDER_SWITCHES);
+            }
+        });
     }
 
     /** A graceful redeploy under the next declaration; refused (F9) while a removed input holds records. */
@@ -790,6 +807,7 @@ final class SimNode {
         private int maxHops = Integer.MAX_VALUE;
         private int maxPoll = 3;
         private int crashes;
+        private int crashHolding;
         private int truncations;
         private Predicate<SimWorld> startWhen = w -> true;
         private Predicate<SimWorld> redeployWhen = w -> true;
@@ -914,6 +932,16 @@ final class SimNode {
 
         Builder crashes(int budget) {
             this.crashes = budget;
+            return this;
+        }
+
+        /**
+         * Crashes like {@link #crashes}, but only while the node holds at least {@code held} records,
+         * so that every restart restores hold queues (a crash at random mostly finds them empty).
+         */
+        Builder crashesHolding(int budget, int held) {
+            this.crashes = budget;
+            this.crashHolding = held;
             return this;
         }
 

@@ -36,7 +36,9 @@ final class SimStats {
         DEAD_LETTERS_RESTORED,
         FAN_OUT_SHARED_ABORTS,
         FAN_OUT_HANDOVERS,
-        FAN_OUT_HOLDS_IN_EVERY_STAGE
+        FAN_OUT_HOLDS_IN_EVERY_STAGE,
+        /** A restored queue entry whose sender differs from the entry before it in its queue. */
+        RESTORED_SENDER_SWITCHES
     }
 
     /** The counters the anti-vacuity check requires to be non-zero across the default run. */
@@ -45,7 +47,8 @@ final class SimStats {
         Counter.ABORTED_TRANSACTIONS, Counter.MARKERS_BRIDGED, Counter.ADVANCES_FOLDED_AFTER_DRAIN,
         Counter.TRUNCATIONS, Counter.UNSEEN_CLAIMS_KEPT, Counter.SCOPE_CHANGES, Counter.SEQ_NORMALISATIONS,
         Counter.DEAD_LETTERS_UNREADABLE, Counter.DEAD_LETTERS_GATED, Counter.DEAD_LETTERS_RESTORED,
-        Counter.FAN_OUT_SHARED_ABORTS, Counter.FAN_OUT_HANDOVERS, Counter.FAN_OUT_HOLDS_IN_EVERY_STAGE
+        Counter.FAN_OUT_SHARED_ABORTS, Counter.FAN_OUT_HANDOVERS, Counter.FAN_OUT_HOLDS_IN_EVERY_STAGE,
+        Counter.RESTORED_SENDER_SWITCHES
     };
 
     private final EnumMap<Counter, Long> counts = new EnumMap<>(Counter.class);
