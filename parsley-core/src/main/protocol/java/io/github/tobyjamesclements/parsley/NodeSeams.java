@@ -127,6 +127,15 @@ interface NodeSeams {
         return derived;
     }
 
+    /**
+     * A hold queue as the node restores it at init (§7.1); {@code queue} is the honest one, each
+     * entry with the sender tag it was held with (ProtocolStore#queues shares one id between
+     * consecutive entries only where their tags are equal).
+     */
+    default HoldQueue restoredQueue(Channel c, HoldQueue queue) {
+        return queue;
+    }
+
     /** The floor persisted for a grown input seeded at {@code seed} (§7.2 step 3); −1 persists none. */
     default long seedFloor(Channel grown, long seed) {
         return seed;

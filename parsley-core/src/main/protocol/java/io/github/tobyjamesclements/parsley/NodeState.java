@@ -103,8 +103,9 @@ final class NodeState {
         this.seams = seams;
         this.marks = store.marks();
         store.queues().forEach((c, q) -> {
-            entry(c).queue = q;
-            heldCount += q.size();
+            HoldQueue restored = seams.restoredQueue(c, q);
+            entry(c).queue = restored;
+            heldCount += restored.size();
         });
         this.carried = store.carried();
         this.marksView = Collections.unmodifiableMap(marks);

@@ -1,6 +1,7 @@
 package io.github.tobyjamesclements.parsley;
 
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -107,6 +108,27 @@ final class Faults {
                 @Override
                 public VectorClock keepBorrowed(VectorClock borrowed) {
                     return borrowed;
+                }
+            });
+
+    /**
+     * The restore's shared sender ids broken: a restored entry takes the sender id of the tagged
+     * entry before it in its queue without comparing the two (ProtocolStore#queues compares them).
+     */
+    static final Fault RESTORED_SENDER_CARRIED = seamed("a restored entry takes the sender of the entry before it",
+            () -> new NodeSeams() {
+                @Override
+                public HoldQueue restoredQueue(Channel c, HoldQueue queue) {
+                    List<HeldEntry> carried = new ArrayList<>(queue.size());
+                    UUID sender = null;
+                    for (Iterator<HeldEntry> it = queue.iterator(); it.hasNext();) {
+                        HeldEntry e = it.next();
+                        UUID kept = e.tagged() && sender != null ? sender : e.sender();
+                        sender = e.tagged() ? kept : sender;
+                        carried.add(new HeldEntry(e.channel(), e.offset(), e.clock(), kept, e.seq(), e.key(),
+                                e.value(), e.timestamp(), e.headers()));
+                    }
+                    return HoldQueue.restored(c, queue.headIndex(), queue.tailIndex(), carried);
                 }
             });
 

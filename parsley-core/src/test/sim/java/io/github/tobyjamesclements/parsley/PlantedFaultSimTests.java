@@ -74,7 +74,9 @@ class PlantedFaultSimTests {
                 plant(Faults.STALE_STAMP_FRONTIER, TransitiveCustodySimTests.class,
                         TransitiveCustodySimTests.E1_CHAIN),
                 plant(Faults.HELD_KEEPS_READ_CLOCK, SharedInputRaceSimTests.class,
-                        SharedInputRaceSimTests.SHARED_INPUT));
+                        SharedInputRaceSimTests.SHARED_INPUT),
+                plant(Faults.RESTORED_SENDER_CARRIED, CrashRecoverySimTests.class,
+                        CrashRecoverySimTests.SHARED_SINK_HOLDS));
     }
 
     private static Arguments plant(Fault fault, Class<?> family, Scenario scenario) {
