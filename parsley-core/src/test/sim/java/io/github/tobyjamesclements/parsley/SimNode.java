@@ -936,8 +936,9 @@ final class SimNode {
         }
 
         /**
-         * Crashes like {@link #crashes}, but only while the node holds at least {@code held} records,
-         * so that every restart restores hold queues (a crash at random mostly finds them empty).
+         * Crashes like {@link #crashes}, but offers its crash actions only while the node holds at
+         * least {@code held} records (a mid-step crash may still release some in the step it
+         * interrupts), so that restarts restore hold queues: a crash at random mostly finds them empty.
          */
         Builder crashesHolding(int budget, int held) {
             this.crashes = budget;
