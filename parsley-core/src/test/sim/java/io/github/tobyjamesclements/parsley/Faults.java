@@ -112,19 +112,22 @@ final class Faults {
             });
 
     /**
-     * The restore's shared sender ids broken: a restored entry takes the sender id of the tagged
-     * entry before it in its queue without comparing the two (ProtocolStore#queues compares them).
+     * The restore's shared sender ids broken: each restored entry reuses the id of the tagged entry
+     * before it without comparing the two (ProtocolStore#queues compares them), so every tagged
+     * entry of a queue ends up with the first one's sender.
      */
     static final Fault RESTORED_SENDER_CARRIED = seamed("a restored entry takes the sender of the entry before it",
             () -> new NodeSeams() {
                 @Override
                 public HoldQueue restoredQueue(Channel c, HoldQueue queue) {
                     List<HeldEntry> carried = new ArrayList<>(queue.size());
-                    UUID sender = null;
+                    UUID first = null;
                     for (Iterator<HeldEntry> it = queue.iterator(); it.hasNext();) {
                         HeldEntry e = it.next();
-                        UUID kept = e.tagged() && sender != null ? sender : e.sender();
-                        sender = e.tagged() ? kept : sender;
+                        if (first == null && e.tagged()) {
+                            first = e.sender();
+                        }
+                        UUID kept = e.tagged() ? first : null;
                         carried.add(new HeldEntry(e.channel(), e.offset(), e.clock(), kept, e.seq(), e.key(),
                                 e.value(), e.timestamp(), e.headers()));
                     }
