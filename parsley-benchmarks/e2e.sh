@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# End-to-end benchmark of the Kafka Streams host (docs/performance.md, "End-to-end").
+# End-to-end benchmark of the Kafka Streams host (docs/performance.md, "The end-to-end harness").
 #
 #   parsley-benchmarks/e2e.sh            # full run (3 rounds; about 8-10 minutes on 2 busy cores)
 #   parsley-benchmarks/e2e.sh --quick    # smoke run (2 small rounds; about 3 minutes)

@@ -16,7 +16,7 @@ import org.apache.kafka.common.MetricName;
  * reader, the collector and the compiler) and the broker's JVM. The live phase shares the cores
  * among all of them, where the pre-loaded phase is the stream thread's alone; with the
  * producer's own rate and commit time ({@link #commitNanos}) these say what set the live rate
- * (docs/performance.md, "The live phase, accounted"). A figure that cannot be read is NaN: the
+ * (docs/performance.md, "Results: throughput and latency"). A figure that cannot be read is NaN: the
  * broker's needs its process id ({@code --broker-pid}, which e2e.sh passes) and a platform whose
  * {@link ProcessHandle.Info#totalCpuDuration()} is known.
  *
