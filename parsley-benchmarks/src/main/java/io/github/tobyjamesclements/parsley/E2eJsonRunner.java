@@ -51,10 +51,7 @@ final class E2eJsonRunner {
             }) {
                 app.start();
                 E2eWait.running(runningAt, options.timeoutSeconds);
-                ThreadCpu.Snapshot cpu0 = ThreadCpu.snapshot(id);
-                E2eWait.phase(reader, 0, options.timeoutSeconds);
-                run.preloadRate = records / ((reader.lastReceipt(0) - runningAt.get()) / 1e9);
-                run.recordCpu(cpu0, ThreadCpu.snapshot(id), records, app);
+                run.measurePreload(app, id, options, reader, runningAt.get(), records);
             }
             run.finish(reader, sizes);
         }

@@ -76,7 +76,7 @@ record E2eLiveCost(double producedRate, double commitMs, double streamUs, double
             this.fetches = total(m, "consumer-fetch-manager-metrics", "fetch-total");
             this.producerRequests = total(m, "producer-metrics", "request-total");
             this.stream = ThreadCpu.snapshot(threads);
-            this.harnessNanos = OS.getProcessCpuTime();
+            this.harnessNanos = harnessCpuNanos();
             this.brokerNanos = brokerCpuNanos(brokerPid);
             this.commitNanos = commitNanos(producer);
         }
@@ -97,7 +97,7 @@ record E2eLiveCost(double producedRate, double commitMs, double streamUs, double
             }
             ThreadCpu.Snapshot now = ThreadCpu.snapshot(threads);
             double streamUs = ThreadCpu.delta(stream.cpu(), now.cpu(), ThreadCpu.STREAM_THREAD) / 1e3 / records;
-            double harnessUs = (OS.getProcessCpuTime() - harnessNanos) / 1e3 / records;
+            double harnessUs = (harnessCpuNanos() - harnessNanos) / 1e3 / records;
             long broker = brokerCpuNanos(brokerPid);
             double brokerUs = broker < 0 || brokerNanos < 0 ? Double.NaN : (broker - brokerNanos) / 1e3 / records;
             Map<MetricName, ? extends Metric> m = appMetrics.get();
@@ -144,8 +144,13 @@ record E2eLiveCost(double producedRate, double commitMs, double streamUs, double
         return new Meter(threads, brokerPid, producer, appMetrics);
     }
 
+    /** This JVM's CPU time so far, every thread and the JVM's own. */
+    static long harnessCpuNanos() {
+        return OS.getProcessCpuTime();
+    }
+
     /** The broker process's CPU time so far, or -1 when its id is unknown or the platform does not say. */
-    private static long brokerCpuNanos(long pid) {
+    static long brokerCpuNanos(long pid) {
         if (pid <= 0) {
             return -1;
         }

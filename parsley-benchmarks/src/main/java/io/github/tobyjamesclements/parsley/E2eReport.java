@@ -37,6 +37,7 @@ final class E2eReport {
         if (ran(runs, E2eVariant.JSON_PARSLEY)) {
             json(s, ratios, ran(runs, E2eVariant.JSON_FLOOR));
         }
+        E2ePreloadCost.section(s, ratios, runs);
         headerBytes(s, runs);
         return s.toString();
     }

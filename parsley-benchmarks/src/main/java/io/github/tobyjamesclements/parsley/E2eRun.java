@@ -55,6 +55,8 @@ final class E2eRun {
     double liveRate;
     /** What the live phase cost per record, by process; null for runs without one. */
     E2eLiveCost liveCost;
+    /** What the pre-loaded phase cost per record beyond the stream threads, by process; null if not metered. */
+    E2ePreloadCost preloadCost;
     Lat live;
     Lat paced;
     double pacedAchieved;
@@ -88,6 +90,21 @@ final class E2eRun {
     E2eRun(E2eVariant variant, int round) {
         this.variant = variant;
         this.round = round;
+    }
+
+    /**
+     * Measures the pre-loaded phase of {@code app}, whose client ids contain {@code id} and which
+     * reached RUNNING at {@code runningAt} (nanoTime): waits for the reader's phase 0, then records
+     * the phase's rate, its stream threads' CPU and allocation, and the machine's CPU, per record.
+     */
+    void measurePreload(E2eApps.App app, String id, E2eOptions o, E2eOutputReader reader, long runningAt,
+            int records) throws InterruptedException {
+        ThreadCpu.Snapshot cpu0 = ThreadCpu.snapshot(id);
+        E2ePreloadCost.Start machine0 = E2ePreloadCost.start(o.brokerPid);
+        E2eWait.phase(reader, 0, o.timeoutSeconds);
+        preloadRate = records / ((reader.lastReceipt(0) - runningAt) / 1e9);
+        preloadCost = machine0.stop(records);
+        recordCpu(cpu0, ThreadCpu.snapshot(id), records, app);
     }
 
     /** Records the stream thread's CPU per record between two snapshots, and its thread metrics now. */

@@ -166,10 +166,7 @@ final class EndToEndBenchmark {
             try (app) {
                 app.start();
                 awaitRunning(runningAt);
-                ThreadCpu.Snapshot cpu0 = ThreadCpu.snapshot(id);
-                awaitPhase(reader, 0);
-                run.preloadRate = records / ((reader.lastReceipt(0) - runningAt.get()) / 1e9);
-                run.recordCpu(cpu0, ThreadCpu.snapshot(id), records, app);
+                run.measurePreload(app, id, options, reader, runningAt.get(), records);
 
                 E2eLiveCost.Meter liveCost = E2eLiveCost.start(id, options.brokerPid, producer, app::metrics);
                 long liveStart = System.nanoTime();
@@ -208,10 +205,7 @@ final class EndToEndBenchmark {
             try (E2eApps.App app = apps.parsleyPairs(id, orders, payments, out, stateDir, runningAt)) {
                 app.start();
                 awaitRunning(runningAt);
-                ThreadCpu.Snapshot cpu0 = ThreadCpu.snapshot(id);
-                awaitPhase(reader, 0);
-                run.preloadRate = records / ((reader.lastReceipt(0) - runningAt.get()) / 1e9);
-                run.recordCpu(cpu0, ThreadCpu.snapshot(id), records, app);
+                run.measurePreload(app, id, options, reader, runningAt.get(), records);
 
                 // No skew and skew alternate in two halves each (phases 1-4), so neither is always first.
                 run.holdsNoSkew = new E2eRun.Holds();

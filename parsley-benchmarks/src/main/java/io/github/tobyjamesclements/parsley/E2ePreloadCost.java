@@ -1,0 +1,98 @@
+package io.github.tobyjamesclements.parsley;
+
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * What the pre-loaded phase of a run cost the machine per record, beyond the stream threads: this
+ * JVM as a whole (the application, its clients, the output reader, the collector and the
+ * compiler) and the broker's JVM. The pre-loaded rate is bound by the two cores these share, so
+ * where a throughput ratio and the stream thread's CPU ratio disagree, these say which process
+ * spent the difference (docs/performance.md, "Results: realistic variant"). A figure that cannot
+ * be read is NaN: the broker's needs its process id ({@code --broker-pid}, which e2e.sh passes).
+ *
+ * @param harnessUs this JVM's CPU per record, every thread and the JVM's own, in microseconds
+ * @param brokerUs the broker process's CPU per record, in microseconds
+ */
+record E2ePreloadCost(double harnessUs, double brokerUs) {
+
+    /** A run that was not metered: NaNs, a dash in a ratio table. */
+    private static final E2ePreloadCost NONE = new E2ePreloadCost(Double.NaN, Double.NaN);
+
+    /** The variants with a row over another one, in the order of the report's sections. */
+    private static final List<Row> ROWS = List.of(
+            new Row("Parsley / plain", E2eVariant.PARSLEY, E2eVariant.BASELINE),
+            new Row("Floor / plain", E2eVariant.FLOOR, E2eVariant.BASELINE),
+            new Row("Parsley / floor", E2eVariant.PARSLEY, E2eVariant.FLOOR),
+            new Row("Two-source / plain copy", E2eVariant.TWO_SOURCE, E2eVariant.BASELINE),
+            new Row("JSON Parsley / plain JSON", E2eVariant.JSON_PARSLEY, E2eVariant.JSON_BASELINE),
+            new Row("JSON floor / plain JSON", E2eVariant.JSON_FLOOR, E2eVariant.JSON_BASELINE),
+            new Row("JSON Parsley / JSON floor", E2eVariant.JSON_PARSLEY, E2eVariant.JSON_FLOOR));
+
+    private record Row(String name, E2eVariant variant, E2eVariant base) {
+    }
+
+    /** This JVM and the broker together: what the phase cost the machine per record. */
+    double machineUs() {
+        return harnessUs + brokerUs;
+    }
+
+    /** This JVM's and the broker's CPU time when a phase starts; {@link #stop} charges what follows. */
+    record Start(long harnessNanos, long brokerNanos, long brokerPid) {
+
+        /** The cost per record of {@code records} since this reading. */
+        E2ePreloadCost stop(int records) {
+            double harness = (E2eLiveCost.harnessCpuNanos() - harnessNanos) / 1e3 / records;
+            long broker = E2eLiveCost.brokerCpuNanos(brokerPid);
+            return new E2ePreloadCost(harness,
+                    broker < 0 || brokerNanos < 0 ? Double.NaN : (broker - brokerNanos) / 1e3 / records);
+        }
+    }
+
+    /** Reads this JVM's CPU time and that of the broker whose process id is {@code brokerPid} (0 if unknown). */
+    static Start start(long brokerPid) {
+        return new Start(E2eLiveCost.harnessCpuNanos(), E2eLiveCost.brokerCpuNanos(brokerPid), brokerPid);
+    }
+
+    /**
+     * The section of the runs whose pre-loaded phase was metered: each run's cost by process, then
+     * the same-round ratios of every variant that ran over its base; nothing when none was metered.
+     */
+    static void section(StringBuilder s, E2eRatios t, List<E2eRun> runs) {
+        if (runs.stream().noneMatch(r -> r.preloadCost != null)) {
+            return;
+        }
+        s.append("### Pre-loaded phase: CPU per record by process\n\n");
+        s.append("The pre-loaded phase's rate is bound by the cores the application shares with the broker and the"
+                + " output reader. Harness JVM: every thread of the JVM that runs the application (its stream"
+                + " thread and clients, the output reader, the collector and the compiler); the machine is that JVM"
+                + " plus the broker's.\n\n");
+        s.append("| Round | Variant | Pre-loaded rec/s | Stream thread us/rec | Harness JVM us/rec | Broker us/rec"
+                + " | Machine us/rec |\n|---:|---|---:|---:|---:|---:|---:|\n");
+        for (E2eRun r : runs) {
+            if (r.error == null && r.preloadCost != null) {
+                E2ePreloadCost c = r.preloadCost;
+                s.append(String.format(Locale.ROOT, "| %d | %s | %,.0f | %.1f | %.1f | %.1f | %.1f |%n", r.round,
+                        r.variant.label, r.preloadRate, r.streamCpuUs, c.harnessUs(), c.brokerUs(), c.machineUs()));
+            }
+        }
+        s.append('\n');
+        t.head();
+        for (Row row : ROWS) {
+            if (ran(runs, row.variant()) && ran(runs, row.base())) {
+                t.over(row.name() + ": harness JVM CPU per record", row.variant(), row.base(), r -> of(r).harnessUs());
+                t.over(row.name() + ": broker CPU per record", row.variant(), row.base(), r -> of(r).brokerUs());
+                t.over(row.name() + ": machine CPU per record", row.variant(), row.base(), r -> of(r).machineUs());
+            }
+        }
+        s.append('\n');
+    }
+
+    private static boolean ran(List<E2eRun> runs, E2eVariant v) {
+        return runs.stream().anyMatch(r -> r.variant == v && r.error == null);
+    }
+
+    private static E2ePreloadCost of(E2eRun r) {
+        return r.preloadCost != null ? r.preloadCost : NONE;
+    }
+}

@@ -1,0 +1,98 @@
+package io.github.tobyjamesclements.parsley;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class E2ePreloadCostTests {
+
+    @Test
+    void aStartChargesTheCpuThisJvmSpentSinceToTheRecordsAndReadsTheBrokerFromItsProcessId() {
+        E2ePreloadCost.Start start = E2ePreloadCost.start(ProcessHandle.current().pid());
+        long spin = 0;
+        // 50 ms of this thread's CPU, not of the wall clock: on a loaded machine a wall-clock spin gets less
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        long until = threads.getCurrentThreadCpuTime() + 50_000_000;
+        while (threads.getCurrentThreadCpuTime() < until) {
+            spin += Long.numberOfTrailingZeros(spin + System.nanoTime());
+        }
+
+        E2ePreloadCost cost = start.stop(1_000);
+
+        assertThat(spin).isPositive();
+        // 50 ms of this thread's CPU over 1,000 records is at least 50 us each, in this JVM
+        assertThat(cost.harnessUs()).isGreaterThan(40);
+        // the "broker" here is this JVM: the process clock ticks coarser, but the spin shows in it too
+        assertThat(cost.brokerUs()).isGreaterThan(0);
+        assertThat(cost.machineUs()).isEqualTo(cost.harnessUs() + cost.brokerUs());
+    }
+
+    @Test
+    void withoutTheBrokersProcessIdItsShareIsUnknownNotZero() {
+        E2ePreloadCost cost = E2ePreloadCost.start(0).stop(10);
+
+        assertThat(cost.harnessUs()).isNotNaN();
+        assertThat(cost.brokerUs()).isNaN();
+        assertThat(cost.machineUs()).isNaN();
+    }
+
+    private static E2eRun run(E2eVariant v, int round, double harnessUs, double brokerUs) {
+        E2eRun r = new E2eRun(v, round);
+        r.preloadRate = 1000;
+        r.streamCpuUs = 2;
+        r.live = E2eRun.Lat.of(new long[] {1_000_000});
+        r.paced = E2eRun.Lat.of(new long[] {2_000_000});
+        r.preloadCost = new E2ePreloadCost(harnessUs, brokerUs);
+        return r;
+    }
+
+    private static String report(List<E2eRun> runs) {
+        E2eOptions o = E2eOptions.parse(new String[] {"--bootstrap", "h:1", "--rounds", "2"});
+        return E2eReport.markdown(o, runs, Instant.EPOCH, Instant.EPOCH.plusSeconds(60), 1, 2);
+    }
+
+    @Test
+    void theReportTablesEachRunsCostAndDividesEachVariantByItsBaseOfTheSameRound() {
+        List<E2eRun> runs = List.of(run(E2eVariant.JSON_BASELINE, 1, 10, 5), run(E2eVariant.JSON_FLOOR, 1, 11, 6),
+                run(E2eVariant.JSON_PARSLEY, 1, 13, 9), run(E2eVariant.JSON_BASELINE, 2, 20, 10),
+                run(E2eVariant.JSON_FLOOR, 2, 20, 10), run(E2eVariant.JSON_PARSLEY, 2, 30, 15));
+
+        String md = report(runs);
+
+        assertThat(md).contains("### Pre-loaded phase: CPU per record by process")
+                .contains("| 1 | json-parsley | 1,000 | 2.0 | 13.0 | 9.0 | 22.0 |\n")
+                .contains("| JSON Parsley / plain JSON: harness JVM CPU per record | 1.30 | 1.50 | **1.40** [1.30, 1.50] |\n")
+                .contains("| JSON Parsley / plain JSON: broker CPU per record | 1.80 | 1.50 | **1.65** [1.50, 1.80] |\n")
+                .contains("| JSON floor / plain JSON: machine CPU per record | 1.13 | 1.00 | **1.07** [1.00, 1.13] |\n")
+                // over the floor, not over the plain application: 22 / 17 and 45 / 30
+                .contains("| JSON Parsley / JSON floor: machine CPU per record | 1.29 | 1.50 | **1.40** [1.29, 1.50] |\n")
+                // only the variants that ran have rows
+                .doesNotContain("Two-source / plain copy").doesNotContain("| Parsley / floor:");
+    }
+
+    @Test
+    void aRoundWithoutTheMeterHasNoRatioAndARunWithoutOneNoRow() {
+        List<E2eRun> runs = new java.util.ArrayList<>(List.of(run(E2eVariant.BASELINE, 1, 10, 5),
+                run(E2eVariant.PARSLEY, 1, 12, 6), run(E2eVariant.BASELINE, 2, 10, 5), run(E2eVariant.PARSLEY, 2, 15, 5)));
+        runs.get(3).preloadCost = null;
+
+        String md = report(runs);
+
+        assertThat(md).contains("| Parsley / plain: machine CPU per record | 1.20 | - | **1.20** [1.20, 1.20] |\n")
+                .doesNotContain("| 2 | parsley | 1,000 | 2.0 |");
+    }
+
+    @Test
+    void runsThatWereNotMeteredHaveNoSection() {
+        E2eRun plain = run(E2eVariant.BASELINE, 1, 10, 5);
+        E2eRun parsley = run(E2eVariant.PARSLEY, 1, 12, 6);
+        plain.preloadCost = null;
+        parsley.preloadCost = null;
+
+        assertThat(report(List.of(plain, parsley))).doesNotContain("Pre-loaded phase: CPU per record by process");
+    }
+}
