@@ -1,5 +1,6 @@
 package io.github.tobyjamesclements.parsley;
 
+import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -120,6 +121,11 @@ final class E2eOutputReader implements AutoCloseable {
             n++;
         }
         return n;
+    }
+
+    /** The reader thread's CPU time so far, in nanoseconds: the harness's own share of its JVM's CPU. */
+    long cpuNanos() {
+        return ManagementFactory.getThreadMXBean().getThreadCpuTime(thread.getId());
     }
 
     /** Waits until every record of the phase arrived; false on timeout or reader failure. */

@@ -2,22 +2,26 @@ package io.github.tobyjamesclements.parsley;
 
 import java.util.List;
 import java.util.Locale;
+import java.util.function.LongSupplier;
 
 /**
  * What the pre-loaded phase of a run cost the machine per record, beyond the stream threads: this
  * JVM as a whole (the application, its clients, the output reader, the collector and the
  * compiler) and the broker's JVM. The pre-loaded rate is bound by the two cores these share, so
  * where a throughput ratio and the stream thread's CPU ratio disagree, these say which process
- * spent the difference (docs/performance.md, "Results: realistic variant"). A figure that cannot
- * be read is NaN: the broker's needs its process id ({@code --broker-pid}, which e2e.sh passes).
+ * spent the difference (docs/performance.md, "Results: realistic variant"). The harness's output
+ * reader runs in this JVM too: it is the application's downstream consumer, not the application,
+ * so its share is reported apart and left out of {@link #applicationUs}. A figure that cannot be
+ * read is NaN: the broker's needs its process id ({@code --broker-pid}, which e2e.sh passes).
  *
  * @param harnessUs this JVM's CPU per record, every thread and the JVM's own, in microseconds
+ * @param readerUs the output reader thread's CPU per record, part of {@code harnessUs}
  * @param brokerUs the broker process's CPU per record, in microseconds
  */
-record E2ePreloadCost(double harnessUs, double brokerUs) {
+record E2ePreloadCost(double harnessUs, double readerUs, double brokerUs) {
 
     /** A run that was not metered: NaNs, a dash in a ratio table. */
-    private static final E2ePreloadCost NONE = new E2ePreloadCost(Double.NaN, Double.NaN);
+    private static final E2ePreloadCost NONE = new E2ePreloadCost(Double.NaN, Double.NaN, Double.NaN);
 
     /** The variants with a row over another one, in the order of the report's sections. */
     private static final List<Row> ROWS = List.of(
@@ -37,21 +41,34 @@ record E2ePreloadCost(double harnessUs, double brokerUs) {
         return harnessUs + brokerUs;
     }
 
-    /** This JVM's and the broker's CPU time when a phase starts; {@link #stop} charges what follows. */
-    record Start(long harnessNanos, long brokerNanos, long brokerPid) {
+    /** The machine's CPU per record without the output reader's: the application's and the broker's. */
+    double applicationUs() {
+        return machineUs() - readerUs;
+    }
+
+    /**
+     * This JVM's, its output reader's and the broker's CPU time when a phase starts; {@link #stop}
+     * charges what follows.
+     */
+    record Start(long harnessNanos, LongSupplier readerCpu, long readerNanos, long brokerNanos, long brokerPid) {
 
         /** The cost per record of {@code records} since this reading. */
         E2ePreloadCost stop(int records) {
             double harness = (E2eLiveCost.harnessCpuNanos() - harnessNanos) / 1e3 / records;
+            double reading = (readerCpu.getAsLong() - readerNanos) / 1e3 / records;
             long broker = E2eLiveCost.brokerCpuNanos(brokerPid);
-            return new E2ePreloadCost(harness,
+            return new E2ePreloadCost(harness, reading,
                     broker < 0 || brokerNanos < 0 ? Double.NaN : (broker - brokerNanos) / 1e3 / records);
         }
     }
 
-    /** Reads this JVM's CPU time and that of the broker whose process id is {@code brokerPid} (0 if unknown). */
-    static Start start(long brokerPid) {
-        return new Start(E2eLiveCost.harnessCpuNanos(), E2eLiveCost.brokerCpuNanos(brokerPid), brokerPid);
+    /**
+     * Reads this JVM's CPU time, the output reader's ({@code readerCpu}: its thread's CPU time so
+     * far) and that of the broker whose process id is {@code brokerPid} (0 if unknown).
+     */
+    static Start start(long brokerPid, LongSupplier readerCpu) {
+        return new Start(E2eLiveCost.harnessCpuNanos(), readerCpu, readerCpu.getAsLong(),
+                E2eLiveCost.brokerCpuNanos(brokerPid), brokerPid);
     }
 
     /**
@@ -66,14 +83,16 @@ record E2ePreloadCost(double harnessUs, double brokerUs) {
         s.append("The pre-loaded phase's rate is bound by the cores the application shares with the broker and the"
                 + " output reader. Harness JVM: every thread of the JVM that runs the application (its stream"
                 + " thread and clients, the output reader, the collector and the compiler); the machine is that JVM"
-                + " plus the broker's.\n\n");
-        s.append("| Round | Variant | Pre-loaded rec/s | Stream thread us/rec | Harness JVM us/rec | Broker us/rec"
-                + " | Machine us/rec |\n|---:|---|---:|---:|---:|---:|---:|\n");
+                + " plus the broker's; the application's share is the machine's without the output reader's.\n\n");
+        s.append("| Round | Variant | Pre-loaded rec/s | Stream thread us/rec | Output reader us/rec | Harness JVM us/rec"
+                + " | Broker us/rec | Machine us/rec | Machine without the reader us/rec |\n"
+                + "|---:|---|---:|---:|---:|---:|---:|---:|---:|\n");
         for (E2eRun r : runs) {
             if (r.error == null && r.preloadCost != null) {
                 E2ePreloadCost c = r.preloadCost;
-                s.append(String.format(Locale.ROOT, "| %d | %s | %,.0f | %.1f | %.1f | %.1f | %.1f |%n", r.round,
-                        r.variant.label, r.preloadRate, r.streamCpuUs, c.harnessUs(), c.brokerUs(), c.machineUs()));
+                s.append(String.format(Locale.ROOT, "| %d | %s | %,.0f | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f |%n",
+                        r.round, r.variant.label, r.preloadRate, r.streamCpuUs, c.readerUs(), c.harnessUs(),
+                        c.brokerUs(), c.machineUs(), c.applicationUs()));
             }
         }
         s.append('\n');
@@ -83,6 +102,8 @@ record E2ePreloadCost(double harnessUs, double brokerUs) {
                 t.over(row.name() + ": harness JVM CPU per record", row.variant(), row.base(), r -> of(r).harnessUs());
                 t.over(row.name() + ": broker CPU per record", row.variant(), row.base(), r -> of(r).brokerUs());
                 t.over(row.name() + ": machine CPU per record", row.variant(), row.base(), r -> of(r).machineUs());
+                t.over(row.name() + ": machine CPU per record without the output reader", row.variant(), row.base(),
+                        r -> of(r).applicationUs());
             }
         }
         s.append('\n');

@@ -100,7 +100,7 @@ final class E2eRun {
     void measurePreload(E2eApps.App app, String id, E2eOptions o, E2eOutputReader reader, long runningAt,
             int records) throws InterruptedException {
         ThreadCpu.Snapshot cpu0 = ThreadCpu.snapshot(id);
-        E2ePreloadCost.Start machine0 = E2ePreloadCost.start(o.brokerPid);
+        E2ePreloadCost.Start machine0 = E2ePreloadCost.start(o.brokerPid, reader::cpuNanos);
         E2eWait.phase(reader, 0, o.timeoutSeconds);
         preloadRate = records / ((reader.lastReceipt(0) - runningAt) / 1e9);
         preloadCost = machine0.stop(records);

@@ -12,10 +12,12 @@ class E2ePreloadCostTests {
 
     @Test
     void aStartChargesTheCpuThisJvmSpentSinceToTheRecordsAndReadsTheBrokerFromItsProcessId() {
-        E2ePreloadCost.Start start = E2ePreloadCost.start(ProcessHandle.current().pid());
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        // this thread stands for the output reader: its spin is the reader's share of this JVM's CPU
+        E2ePreloadCost.Start start = E2ePreloadCost.start(ProcessHandle.current().pid(),
+                threads::getCurrentThreadCpuTime);
         long spin = 0;
         // 50 ms of this thread's CPU, not of the wall clock: on a loaded machine a wall-clock spin gets less
-        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         long until = threads.getCurrentThreadCpuTime() + 50_000_000;
         while (threads.getCurrentThreadCpuTime() < until) {
             spin += Long.numberOfTrailingZeros(spin + System.nanoTime());
@@ -29,11 +31,13 @@ class E2ePreloadCostTests {
         // the "broker" here is this JVM: the process clock ticks coarser, but the spin shows in it too
         assertThat(cost.brokerUs()).isGreaterThan(0);
         assertThat(cost.machineUs()).isEqualTo(cost.harnessUs() + cost.brokerUs());
+        assertThat(cost.readerUs()).isGreaterThan(40).isLessThanOrEqualTo(cost.harnessUs());
+        assertThat(cost.applicationUs()).isEqualTo(cost.machineUs() - cost.readerUs());
     }
 
     @Test
     void withoutTheBrokersProcessIdItsShareIsUnknownNotZero() {
-        E2ePreloadCost cost = E2ePreloadCost.start(0).stop(10);
+        E2ePreloadCost cost = E2ePreloadCost.start(0, () -> 0L).stop(10);
 
         assertThat(cost.harnessUs()).isNotNaN();
         assertThat(cost.brokerUs()).isNaN();
@@ -41,12 +45,16 @@ class E2ePreloadCostTests {
     }
 
     private static E2eRun run(E2eVariant v, int round, double harnessUs, double brokerUs) {
+        return run(v, round, harnessUs, 1, brokerUs);
+    }
+
+    private static E2eRun run(E2eVariant v, int round, double harnessUs, double readerUs, double brokerUs) {
         E2eRun r = new E2eRun(v, round);
         r.preloadRate = 1000;
         r.streamCpuUs = 2;
         r.live = E2eRun.Lat.of(new long[] {1_000_000});
         r.paced = E2eRun.Lat.of(new long[] {2_000_000});
-        r.preloadCost = new E2ePreloadCost(harnessUs, brokerUs);
+        r.preloadCost = new E2ePreloadCost(harnessUs, readerUs, brokerUs);
         return r;
     }
 
@@ -64,7 +72,7 @@ class E2ePreloadCostTests {
         String md = report(runs);
 
         assertThat(md).contains("### Pre-loaded phase: CPU per record by process")
-                .contains("| 1 | json-parsley | 1,000 | 2.0 | 13.0 | 9.0 | 22.0 |\n")
+                .contains("| 1 | json-parsley | 1,000 | 2.0 | 1.0 | 13.0 | 9.0 | 22.0 | 21.0 |\n")
                 .contains("| JSON Parsley / plain JSON: harness JVM CPU per record | 1.30 | 1.50 | **1.40** [1.30, 1.50] |\n")
                 .contains("| JSON Parsley / plain JSON: broker CPU per record | 1.80 | 1.50 | **1.65** [1.50, 1.80] |\n")
                 .contains("| JSON floor / plain JSON: machine CPU per record | 1.13 | 1.00 | **1.07** [1.00, 1.13] |\n")
@@ -72,6 +80,15 @@ class E2ePreloadCostTests {
                 .contains("| JSON Parsley / JSON floor: machine CPU per record | 1.29 | 1.50 | **1.40** [1.29, 1.50] |\n")
                 // only the variants that ran have rows
                 .doesNotContain("Two-source / plain copy").doesNotContain("| Parsley / floor:");
+    }
+
+    @Test
+    void theApplicationsShareLeavesOutTheOutputReadersOnEachSide() {
+        // machine 15 and 20, of which the reader read 2 and 4: 20 / 15 with the reader, 16 / 13 without
+        List<E2eRun> runs = List.of(run(E2eVariant.JSON_BASELINE, 1, 10, 2, 5), run(E2eVariant.JSON_PARSLEY, 1, 14, 4, 6));
+
+        assertThat(report(runs)).contains("| JSON Parsley / plain JSON: machine CPU per record | 1.33 | - |")
+                .contains("| JSON Parsley / plain JSON: machine CPU per record without the output reader | 1.23 | - |");
     }
 
     @Test
@@ -83,7 +100,7 @@ class E2ePreloadCostTests {
         String md = report(runs);
 
         assertThat(md).contains("| Parsley / plain: machine CPU per record | 1.20 | - | **1.20** [1.20, 1.20] |\n")
-                .doesNotContain("| 2 | parsley | 1,000 | 2.0 |");
+                .doesNotContain("| 2 | parsley | 1,000 | 2.0 | 1.0 |");
     }
 
     @Test
