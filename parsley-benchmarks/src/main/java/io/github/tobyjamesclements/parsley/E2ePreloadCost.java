@@ -7,7 +7,7 @@ import java.util.function.LongSupplier;
 /**
  * What the pre-loaded phase of a run cost the machine per record, beyond the stream threads: this
  * JVM as a whole (the application, its clients, the output reader, the collector and the
- * compiler) and the broker's JVM. The pre-loaded rate is bound by the two cores these share, so
+ * compiler) and the broker's JVM. The application shares the machine's two cores with these, so
  * where a throughput ratio and the stream thread's CPU ratio disagree, these say which process
  * spent the difference (docs/performance.md, "Results: realistic variant"). The harness's output
  * reader runs in this JVM too: it is the application's downstream consumer, not the application,
@@ -80,10 +80,10 @@ record E2ePreloadCost(double harnessUs, double readerUs, double brokerUs) {
             return;
         }
         s.append("### Pre-loaded phase: CPU per record by process\n\n");
-        s.append("The pre-loaded phase's rate is bound by the cores the application shares with the broker and the"
-                + " output reader. Harness JVM: every thread of the JVM that runs the application (its stream"
-                + " thread and clients, the output reader, the collector and the compiler); the machine is that JVM"
-                + " plus the broker's; the application's share is the machine's without the output reader's.\n\n");
+        s.append("The application shares the machine's cores with the broker and the output reader. Harness JVM:"
+                + " every thread of the JVM that runs the application (its stream thread and clients, the output"
+                + " reader, the collector and the compiler); the machine is that JVM plus the broker's; the"
+                + " application's share is the machine's without the output reader's.\n\n");
         s.append("| Round | Variant | Pre-loaded rec/s | Stream thread us/rec | Output reader us/rec | Harness JVM us/rec"
                 + " | Broker us/rec | Machine us/rec | Machine without the reader us/rec |\n"
                 + "|---:|---|---:|---:|---:|---:|---:|---:|---:|\n");
