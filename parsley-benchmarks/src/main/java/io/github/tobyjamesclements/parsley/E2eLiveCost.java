@@ -13,11 +13,11 @@ import org.apache.kafka.common.MetricName;
 /**
  * What the live phase of a single-source run cost the machine per record, by process: the stream
  * threads alone, this JVM as a whole (the application and its clients, the harness's producer and
- * reader, the collector and the compiler) and the broker's JVM. The live phase shares the cores
- * among all of them, where the pre-loaded phase is the stream thread's alone; with the
- * producer's own rate and commit time ({@link #commitNanos}) these say what set the live rate
- * (docs/performance.md, "Results: throughput and latency"). A figure that cannot be read is NaN: the
- * broker's needs its process id ({@code --broker-pid}, which e2e.sh passes) and a platform whose
+ * reader, the collector and the compiler) and the broker's JVM, which share the cores (as in the
+ * pre-loaded phase: {@link E2ePreloadCost}); with the producer's own rate and commit time
+ * ({@link #commitNanos}) these say what set the live rate (docs/performance.md, "Results:
+ * throughput and latency"). A figure that cannot be read is NaN: the broker's needs its process
+ * id ({@code --broker-pid}, which e2e.sh passes) and a platform whose
  * {@link ProcessHandle.Info#totalCpuDuration()} is known.
  *
  * @param producedRate the live producer's own rate: its records over the time until its last
@@ -98,8 +98,7 @@ record E2eLiveCost(double producedRate, double commitMs, double streamUs, double
             ThreadCpu.Snapshot now = ThreadCpu.snapshot(threads);
             double streamUs = ThreadCpu.delta(stream.cpu(), now.cpu(), ThreadCpu.STREAM_THREAD) / 1e3 / records;
             double harnessUs = (harnessCpuNanos() - harnessNanos) / 1e3 / records;
-            long broker = brokerCpuNanos(brokerPid);
-            double brokerUs = broker < 0 || brokerNanos < 0 ? Double.NaN : (broker - brokerNanos) / 1e3 / records;
+            double brokerUs = brokerUsSince(brokerNanos, brokerPid, records);
             Map<MetricName, ? extends Metric> m = appMetrics.get();
             double fetchesPerK = (total(m, "consumer-fetch-manager-metrics", "fetch-total") - fetches) * 1e3 / records;
             double requestsPerK = (total(m, "producer-metrics", "request-total") - producerRequests) * 1e3 / records;
@@ -147,6 +146,15 @@ record E2eLiveCost(double producedRate, double commitMs, double streamUs, double
     /** This JVM's CPU time so far, every thread and the JVM's own. */
     static long harnessCpuNanos() {
         return OS.getProcessCpuTime();
+    }
+
+    /**
+     * The broker's CPU per record of {@code records} since it read {@code sinceNanos}
+     * ({@link #brokerCpuNanos}), in microseconds; NaN where either reading is unknown.
+     */
+    static double brokerUsSince(long sinceNanos, long pid, int records) {
+        long now = brokerCpuNanos(pid);
+        return now < 0 || sinceNanos < 0 ? Double.NaN : (now - sinceNanos) / 1e3 / records;
     }
 
     /** The broker process's CPU time so far, or -1 when its id is unknown or the platform does not say. */

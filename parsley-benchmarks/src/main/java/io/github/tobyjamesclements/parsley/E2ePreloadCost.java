@@ -56,9 +56,7 @@ record E2ePreloadCost(double harnessUs, double readerUs, double brokerUs) {
         E2ePreloadCost stop(int records) {
             double harness = (E2eLiveCost.harnessCpuNanos() - harnessNanos) / 1e3 / records;
             double reading = (readerCpu.getAsLong() - readerNanos) / 1e3 / records;
-            long broker = E2eLiveCost.brokerCpuNanos(brokerPid);
-            return new E2ePreloadCost(harness, reading,
-                    broker < 0 || brokerNanos < 0 ? Double.NaN : (broker - brokerNanos) / 1e3 / records);
+            return new E2ePreloadCost(harness, reading, E2eLiveCost.brokerUsSince(brokerNanos, brokerPid, records));
         }
     }
 
