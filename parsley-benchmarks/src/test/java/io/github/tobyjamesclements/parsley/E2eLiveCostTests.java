@@ -20,9 +20,9 @@ class E2eLiveCostTests {
         long self = ProcessHandle.current().pid();
         E2eLiveCost.Meter meter = E2eLiveCost.start("no-stream-thread-has-this-name", self, new MockProducer<>(), Map::of);
         long spin = 0;
-        // 50 ms of this thread's CPU, not of the wall clock: on a loaded machine a wall-clock spin gets less
+        // 200 ms of this thread's CPU, not of the wall clock: on a loaded machine a wall-clock spin gets less
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
-        long until = threads.getCurrentThreadCpuTime() + 50_000_000;
+        long until = threads.getCurrentThreadCpuTime() + 200_000_000;
         while (threads.getCurrentThreadCpuTime() < until) {
             spin += Long.numberOfTrailingZeros(spin + System.nanoTime());
         }
@@ -31,14 +31,15 @@ class E2eLiveCostTests {
         E2eLiveCost cost = meter.stop(1_000, 2);
 
         assertThat(spin).isPositive();
-        // 50 ms of this thread's CPU over 1,000 records is at least 50 us each, in this JVM
-        assertThat(cost.harnessUs()).isGreaterThan(40);
+        // 200 ms of this thread's CPU over 1,000 records is at least 200 us each, in this JVM; the process clock
+        // reads in 10 ms ticks (times(2) on Linux) and truncates each reading, so it may come a tick (10 us here) short
+        assertThat(cost.harnessUs()).isGreaterThan(180);
         assertThat(cost.streamUs()).isZero();
         // the "broker" here is this JVM: the process clock ticks coarser, but the spin shows in it too
         assertThat(cost.brokerUs()).isGreaterThan(0);
         assertThat(cost.machineUs()).isEqualTo(cost.harnessUs() + cost.brokerUs());
-        // 1,000 records produced over the 50 ms spin: at most 20,000 a second
-        assertThat(cost.producedRate()).isPositive().isLessThanOrEqualTo(20_000);
+        // 1,000 records produced over the 200 ms spin: at most 5,000 a second
+        assertThat(cost.producedRate()).isPositive().isLessThanOrEqualTo(5_000);
         assertThat(cost.commitMs()).as("a mock producer reports no commit time").isNaN();
     }
 

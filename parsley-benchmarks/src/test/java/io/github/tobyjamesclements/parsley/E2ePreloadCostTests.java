@@ -17,8 +17,8 @@ class E2ePreloadCostTests {
         E2ePreloadCost.Start start = E2ePreloadCost.start(ProcessHandle.current().pid(),
                 threads::getCurrentThreadCpuTime);
         long spin = 0;
-        // 50 ms of this thread's CPU, not of the wall clock: on a loaded machine a wall-clock spin gets less
-        long until = threads.getCurrentThreadCpuTime() + 50_000_000;
+        // 200 ms of this thread's CPU, not of the wall clock: on a loaded machine a wall-clock spin gets less
+        long until = threads.getCurrentThreadCpuTime() + 200_000_000;
         while (threads.getCurrentThreadCpuTime() < until) {
             spin += Long.numberOfTrailingZeros(spin + System.nanoTime());
         }
@@ -26,12 +26,13 @@ class E2ePreloadCostTests {
         E2ePreloadCost cost = start.stop(1_000);
 
         assertThat(spin).isPositive();
-        // 50 ms of this thread's CPU over 1,000 records is at least 50 us each, in this JVM
-        assertThat(cost.harnessUs()).isGreaterThan(40);
+        // 200 ms of this thread's CPU over 1,000 records is at least 200 us each, in this JVM; the process clock
+        // reads in 10 ms ticks (times(2) on Linux) and truncates each reading, so it may come a tick (10 us here) short
+        assertThat(cost.harnessUs()).isGreaterThan(180);
         // the "broker" here is this JVM: the process clock ticks coarser, but the spin shows in it too
         assertThat(cost.brokerUs()).isGreaterThan(0);
         assertThat(cost.machineUs()).isEqualTo(cost.harnessUs() + cost.brokerUs());
-        assertThat(cost.readerUs()).isGreaterThan(40).isLessThanOrEqualTo(cost.harnessUs());
+        assertThat(cost.readerUs()).isGreaterThan(200).isLessThanOrEqualTo(cost.harnessUs() + 10);
         assertThat(cost.applicationUs()).isEqualTo(cost.machineUs() - cost.readerUs());
     }
 
