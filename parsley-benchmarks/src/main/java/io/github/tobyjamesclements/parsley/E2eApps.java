@@ -16,6 +16,7 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.function.ToDoubleFunction;
 import org.apache.kafka.common.Metric;
+import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -34,9 +35,9 @@ import org.apache.kafka.streams.state.Stores;
 
 /**
  * The applications under test, plain Kafka Streams and Parsley, built with the same settings:
- * exactly_once_v2, a 100 ms commit interval, {@code threads} stream threads per instance and
- * {@code instances} instances of one application id in this JVM, each with its own state
- * directory ({@code <stateDir>/i<n>}).
+ * exactly_once_v2, a 100 ms commit interval, the options' stream threads per instance and
+ * instances of one application id in this JVM, each with its own state directory
+ * ({@code <stateDir>/i<n>}), and the options' producer compression.
  */
 final class E2eApps {
 
@@ -60,14 +61,10 @@ final class E2eApps {
         void close();
     }
 
-    private final String bootstrap;
-    private final int threads;
-    private final int instances;
+    private final E2eOptions options;
 
-    E2eApps(String bootstrap, int threads, int instances) {
-        this.bootstrap = bootstrap;
-        this.threads = threads;
-        this.instances = instances;
+    E2eApps(E2eOptions options) {
+        this.options = options;
     }
 
     /** Records the first RUNNING in {@code runningAt}; ERROR before it as {@link #FAILED}. */
@@ -83,13 +80,14 @@ final class E2eApps {
 
     Properties streamsProps(String applicationId, Path stateDir) {
         Properties p = new Properties();
-        p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, options.bootstrap);
         p.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
         p.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
         p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
         p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 100);
-        p.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, threads);
+        p.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, options.threads);
         p.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, 1);
+        p.put(StreamsConfig.producerPrefix(ProducerConfig.COMPRESSION_TYPE_CONFIG), options.compression);
         // As Parsley does: a closing instance leaves the group, so a restarted or remaining instance
         // gets its tasks at once instead of after the session timeout (the restore mode times it).
         p.put(StreamsConfig.mainConsumerPrefix("internal.leave.group.on.close"), true);
@@ -247,7 +245,7 @@ final class E2eApps {
     /** Plain Kafka Streams instances of {@code topology} (built once per instance). */
     App plain(String id, Path stateDir, AtomicLong runningAt, KafkaClientSupplier clients, Supplier<Topology> topology) {
         List<KafkaStreams> all = new ArrayList<>();
-        for (int n = 0; n < instances; n++) {
+        for (int n = 0; n < options.instances; n++) {
             KafkaStreams streams = new KafkaStreams(topology.get(), streamsProps(id, stateDir.resolve("i" + n)), clients);
             streams.setStateListener(runningListener(runningAt));
             all.add(streams);
@@ -259,7 +257,7 @@ final class E2eApps {
     /** Parsley instances of {@code stage}. */
     App parsley(String id, Path stateDir, AtomicLong runningAt, Stage stage) {
         List<CausalStreams> all = new ArrayList<>();
-        for (int n = 0; n < instances; n++) {
+        for (int n = 0; n < options.instances; n++) {
             CausalStreams streams = Parsley.named(id, stage).streams(streamsProps(id, stateDir.resolve("i" + n)));
             streams.setStateListener(runningListener(runningAt));
             all.add(streams);

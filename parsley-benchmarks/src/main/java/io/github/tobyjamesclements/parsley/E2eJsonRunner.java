@@ -27,7 +27,7 @@ final class E2eJsonRunner {
         this.admin = admin;
         this.apps = apps;
         this.topics = topics;
-        this.workload = new E2eWorkload(options.bootstrap, options.keys, options.valueBytes, true);
+        this.workload = new E2eWorkload(options, true);
     }
 
     void run(E2eRun run, String id, Path stateDir, int records) throws Exception {

@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.Arrays;
 import java.util.List;
+import org.apache.kafka.common.record.CompressionType;
 
 /** The end-to-end benchmark's command-line options; see {@link #usage()}. */
 final class E2eOptions {
@@ -36,6 +37,8 @@ final class E2eOptions {
     List<Integer> restoreSizes = List.of();
     /** The broker's process id, for the live phase's broker CPU ({@link E2eLiveCost}); 0 = unknown. */
     long brokerPid;
+    /** {@code compression.type} of every producer, the applications' and the harness's alike. */
+    String compression = "none";
 
     static E2eOptions parse(String[] args) {
         E2eOptions o = new E2eOptions();
@@ -62,6 +65,7 @@ final class E2eOptions {
                         .toList();
                 case "--timeout" -> o.timeoutSeconds = positive(a, args[++i]);
                 case "--broker-pid" -> o.brokerPid = positive(a, args[++i]);
+                case "--compression" -> o.compression = compression(args[++i]);
                 case "--quick" -> o.quick();
                 case "--side-by-side" -> o.sideBySide = true;
                 default -> throw new IllegalArgumentException("Unknown option " + a + "\n" + usage());
@@ -91,6 +95,14 @@ final class E2eOptions {
         return n;
     }
 
+    private static String compression(String codec) {
+        if (Arrays.stream(CompressionType.values()).noneMatch(t -> t.name.equals(codec))) {
+            throw new IllegalArgumentException("--compression takes one of " + Arrays.stream(CompressionType.values())
+                    .map(t -> t.name).toList() + " (Kafka's compression.type), got '" + codec + "'\n" + usage());
+        }
+        return codec;
+    }
+
     private static List<E2eVariant> variants(String labels) {
         return Arrays.stream(labels.split(","))
                 .map(v -> Arrays.stream(E2eVariant.values()).filter(x -> x.label.equals(v)).findFirst()
@@ -110,7 +122,7 @@ final class E2eOptions {
                 + " [--rate R] [--rounds n] [--partitions p] [--keys k] [--value-bytes b] [--batch-pairs b]"
                 + " [--skew-ms ms] [--warmup N] [--timeout s] [--broker-pid pid]"
                 + " [--variants baseline,parsley,two-source,baseline-store,floor,json-baseline,json-parsley,json-floor] [--side-by-side]"
-                + " [--threads t] [--instances i] [--restore N1,N2,...]\n"
+                + " [--threads t] [--instances i] [--restore N1,N2,...] [--compression none|gzip|snappy|lz4|zstd]\n"
                 + "  --threads/--instances: stream threads per instance, instances per variant (one JVM, one broker)\n"
                 + "  --restore: instead of the rounds, per N and round: a Parsley stage holding N payments whose"
                 + " order is absent, and a plain Streams app with N store entries, each restarted on an empty"

@@ -53,7 +53,7 @@ final class E2eRestore {
         this.admin = admin;
         this.apps = apps;
         this.topics = topics;
-        this.workload = new E2eWorkload(options.bootstrap, options.keys, options.valueBytes);
+        this.workload = new E2eWorkload(options, false);
         this.nonce = nonce;
     }
 

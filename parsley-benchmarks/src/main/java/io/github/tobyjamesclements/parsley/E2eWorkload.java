@@ -38,14 +38,21 @@ final class E2eWorkload {
     private final int valueBytes;
     private final byte[][] keyBytes;
     private final boolean json;
+    private final String compression;
 
     E2eWorkload(String bootstrap, int keys, int valueBytes) {
-        this(bootstrap, keys, valueBytes, false);
+        this(bootstrap, keys, valueBytes, false, "none");
+    }
+
+    /** The options' workload; with {@code json}, orders and payments are {@link E2eJson.Event}s. */
+    E2eWorkload(E2eOptions options, boolean json) {
+        this(options.bootstrap, options.keys, options.valueBytes, json, options.compression);
     }
 
     /** With {@code json}, orders and payments are {@link E2eJson.Event}s (plain records keep the binary layout). */
-    E2eWorkload(String bootstrap, int keys, int valueBytes, boolean json) {
+    E2eWorkload(String bootstrap, int keys, int valueBytes, boolean json, String compression) {
         this.json = json;
+        this.compression = compression;
         if (valueBytes < HEADER) {
             throw new IllegalArgumentException("valueBytes must be >= " + HEADER);
         }
@@ -94,6 +101,7 @@ final class E2eWorkload {
         p.put(ProducerConfig.ACKS_CONFIG, "all");
         p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
         p.put(ProducerConfig.LINGER_MS_CONFIG, 5);
+        p.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, compression);
         KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p, new ByteArraySerializer(),
                 new ByteArraySerializer());
         producer.initTransactions();

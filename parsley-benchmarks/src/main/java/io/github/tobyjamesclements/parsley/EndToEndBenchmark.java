@@ -55,8 +55,8 @@ final class EndToEndBenchmark {
     EndToEndBenchmark(E2eOptions options, Admin admin) {
         this.options = options;
         this.admin = admin;
-        this.workload = new E2eWorkload(options.bootstrap, options.keys, options.valueBytes);
-        this.apps = new E2eApps(options.bootstrap, options.threads, options.instances);
+        this.workload = new E2eWorkload(options, false);
+        this.apps = new E2eApps(options);
         this.topics = new E2eTopics(admin, options.partitions);
         this.json = new E2eJsonRunner(options, admin, apps, topics);
     }
@@ -79,9 +79,9 @@ final class EndToEndBenchmark {
         Instant started = Instant.now();
         double loadBefore = loadAverage();
         log("Options: records=%d paced=%d rate=%d rounds=%d partitions=%d keys=%d valueBytes=%d threads=%d"
-                + " instances=%d restore=%s", options.records, options.paced, options.rate, options.rounds,
+                + " instances=%d restore=%s compression=%s", options.records, options.paced, options.rate, options.rounds,
                 options.partitions, options.keys, options.valueBytes, options.threads, options.instances,
-                options.restoreSizes);
+                options.restoreSizes, options.compression);
         if (!options.restoreSizes.isEmpty()) {
             List<E2eRestore.Result> results = new E2eRestore(options, admin, apps, topics, nonce).runAll();
             StringBuilder setup = new StringBuilder();

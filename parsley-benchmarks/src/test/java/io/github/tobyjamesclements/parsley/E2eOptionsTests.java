@@ -33,6 +33,17 @@ class E2eOptionsTests {
         assertThat(o.threads).isEqualTo(1);
         assertThat(o.instances).isEqualTo(1);
         assertThat(o.restoreSizes).isEmpty();
+        assertThat(o.compression).as("Kafka's producer default").isEqualTo("none");
+    }
+
+    @Test
+    void aCompressionCodecIsKafkasNameForItAndAnyOtherIsRefusedWithTheChoices() {
+        assertThat(E2eOptions.parse(new String[] {"--bootstrap", "h:1", "--compression", "lz4"}).compression)
+                .isEqualTo("lz4");
+
+        assertThatThrownBy(() -> E2eOptions.parse(new String[] {"--bootstrap", "h:1", "--compression", "LZ4"}))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("--compression")
+                .hasMessageContaining("zstd").hasMessageContaining("got 'LZ4'");
     }
 
     @Test
