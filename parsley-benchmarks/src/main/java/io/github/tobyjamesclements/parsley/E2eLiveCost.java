@@ -176,17 +176,20 @@ record E2eLiveCost(double producedRate, double commitMs, double streamUs, double
                 + " transaction committed; where it is close to the live rate, the application kept up and the"
                 + " producer set the pace. Commit: the producer's mean time in commitTransaction per transaction"
                 + " (the broker's round trips to complete it). Fetches and producer requests: the application's"
-                + " clients' requests per 1,000 records, which the broker answers one by one.\n\n");
+                + " clients' requests per 1,000 records, which the broker answers one by one. Machine cores: its CPU"
+                + " per record times the live rate, the CPU per second it used.\n\n");
         s.append("| Round | Variant | Live rec/s | Produced rec/s | Commit ms/txn | Stream thread us/rec"
-                + " | Harness JVM us/rec | Broker us/rec | Machine us/rec | Fetches /1k rec | Producer requests /1k rec |\n"
-                + "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+                + " | Harness JVM us/rec | Broker us/rec | Machine us/rec | Fetches /1k rec | Producer requests /1k rec"
+                + " | Machine cores |\n"
+                + "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         for (E2eRun r : runs) {
             E2eLiveCost c = r.liveCost;
             if (r.error == null && c != null) {
                 s.append(String.format(Locale.ROOT,
-                        "| %d | %s | %,.0f | %,.0f | %.2f | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f |%n",
+                        "| %d | %s | %,.0f | %,.0f | %.2f | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.2f |%n",
                         r.round, r.variant.label, r.liveRate, c.producedRate(), c.commitMs(), c.streamUs(),
-                        c.harnessUs(), c.brokerUs(), c.machineUs(), c.fetchesPerK(), c.producerRequestsPerK()));
+                        c.harnessUs(), c.brokerUs(), c.machineUs(), c.fetchesPerK(), c.producerRequestsPerK(),
+                        E2ePreloadCost.cores(c.machineUs(), r.liveRate)));
             }
         }
         s.append('\n');

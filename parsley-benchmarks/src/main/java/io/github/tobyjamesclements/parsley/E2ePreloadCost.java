@@ -81,16 +81,22 @@ record E2ePreloadCost(double harnessUs, double readerUs, double brokerUs) {
         s.append("The application shares the machine's cores with the broker and the output reader. Harness JVM:"
                 + " every thread of the JVM that runs the application (its stream thread and clients, the output"
                 + " reader, the collector and the compiler); the machine is that JVM plus the broker's; the"
-                + " application's share is the machine's without the output reader's.\n\n");
+                + " application's share is the machine's without the output reader's. Cores: CPU per record times"
+                + " the rate, the CPU per second the stream thread and the machine used over the phase; where"
+                + " variants use about the same, a rate ratio is the inverse of a CPU-per-record ratio by"
+                + " arithmetic, and the ratios say where the extra CPU went, not which process set the pace.\n\n");
         s.append("| Round | Variant | Pre-loaded rec/s | Stream thread us/rec | Output reader us/rec | Harness JVM us/rec"
-                + " | Broker us/rec | Machine us/rec | Machine without the reader us/rec |\n"
-                + "|---:|---|---:|---:|---:|---:|---:|---:|---:|\n");
+                + " | Broker us/rec | Machine us/rec | Machine without the reader us/rec | Stream thread cores"
+                + " | Machine cores |\n"
+                + "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         for (E2eRun r : runs) {
             if (r.error == null && r.preloadCost != null) {
                 E2ePreloadCost c = r.preloadCost;
-                s.append(String.format(Locale.ROOT, "| %d | %s | %,.0f | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f |%n",
-                        r.round, r.variant.label, r.preloadRate, r.streamCpuUs, c.readerUs(), c.harnessUs(),
-                        c.brokerUs(), c.machineUs(), c.applicationUs()));
+                s.append(String.format(Locale.ROOT,
+                        "| %d | %s | %,.0f | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.2f | %.2f |%n", r.round,
+                        r.variant.label, r.preloadRate, r.streamCpuUs, c.readerUs(), c.harnessUs(), c.brokerUs(),
+                        c.machineUs(), c.applicationUs(), cores(r.streamCpuUs, r.preloadRate),
+                        cores(c.machineUs(), r.preloadRate)));
             }
         }
         s.append('\n');
@@ -105,6 +111,11 @@ record E2ePreloadCost(double harnessUs, double readerUs, double brokerUs) {
             }
         }
         s.append('\n');
+    }
+
+    /** CPU seconds per second: {@code us} microseconds per record at {@code rate} records a second. */
+    static double cores(double us, double rate) {
+        return us * rate / 1e6;
     }
 
     private static boolean ran(List<E2eRun> runs, E2eVariant v) {

@@ -73,7 +73,7 @@ class E2ePreloadCostTests {
         String md = report(runs);
 
         assertThat(md).contains("### Pre-loaded phase: CPU per record by process")
-                .contains("| 1 | json-parsley | 1,000 | 2.0 | 1.0 | 13.0 | 9.0 | 22.0 | 21.0 |\n")
+                .contains("| 1 | json-parsley | 1,000 | 2.0 | 1.0 | 13.0 | 9.0 | 22.0 | 21.0 | 0.00 | 0.02 |\n")
                 .contains("| JSON Parsley / plain JSON: harness JVM CPU per record | 1.30 | 1.50 | **1.40** [1.30, 1.50] |\n")
                 .contains("| JSON Parsley / plain JSON: broker CPU per record | 1.80 | 1.50 | **1.65** [1.50, 1.80] |\n")
                 .contains("| JSON floor / plain JSON: machine CPU per record | 1.13 | 1.00 | **1.07** [1.00, 1.13] |\n")
@@ -81,6 +81,18 @@ class E2ePreloadCostTests {
                 .contains("| JSON Parsley / JSON floor: machine CPU per record | 1.29 | 1.50 | **1.40** [1.29, 1.50] |\n")
                 // only the variants that ran have rows
                 .doesNotContain("Two-source / plain copy").doesNotContain("| Parsley / floor:");
+    }
+
+    @Test
+    void theCoresAreTheCpuPerSecondTheStreamThreadAndTheMachineUsedOverThePhase() {
+        // 5 us of stream thread and 30 us of machine a record, at 50,000 records a second
+        E2eRun r = run(E2eVariant.JSON_PARSLEY, 1, 20, 10);
+        r.preloadRate = 50_000;
+        r.streamCpuUs = 5;
+
+        assertThat(E2ePreloadCost.cores(5, 50_000)).isEqualTo(0.25);
+        assertThat(report(List.of(r)))
+                .contains("| 1 | json-parsley | 50,000 | 5.0 | 1.0 | 20.0 | 10.0 | 30.0 | 29.0 | 0.25 | 1.50 |\n");
     }
 
     @Test
