@@ -3,7 +3,9 @@ package io.github.tobyjamesclements.parsley;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.nio.file.Path;
 import java.util.List;
+import java.util.Properties;
 import org.junit.jupiter.api.Test;
 
 class E2eOptionsTests {
@@ -83,6 +85,16 @@ class E2eOptionsTests {
         assertThat(o.variants).containsExactly(E2eVariant.BASELINE, E2eVariant.FLOOR, E2eVariant.PARSLEY);
         assertThat(E2eVariant.FLOOR.base()).isEqualTo(E2eVariant.BASELINE);
         assertThat(E2eOptions.usage()).contains("floor");
+    }
+
+    @Test
+    void theCompressionReachesEveryApplicationsProducerAsAStreamsProducerSetting() {
+        E2eOptions o = E2eOptions.parse(new String[] {"--bootstrap", "h:1", "--compression", "zstd", "--threads", "2"});
+
+        Properties p = new E2eApps(o).streamsProps("app", Path.of("state"));
+
+        assertThat(p).containsEntry("producer.compression.type", "zstd").containsEntry("num.stream.threads", 2)
+                .containsEntry("bootstrap.servers", "h:1");
     }
 
     @Test
