@@ -97,9 +97,9 @@ final class E2eReport {
         s.append("## End-to-end run ").append(started).append('\n').append('\n');
         s.append(String.format(Locale.ROOT, "- %d rounds; per single-source run: %d pre-loaded + %d live records (full"
                 + " speed) + %d paced at %d rec/s; %d partitions, %d keys, %d-byte values; commit.interval.ms=100,"
-                + " %d stream thread(s) x %d instance(s) per application, exactly_once_v2, compression.type=%s on every"
-                + " producer. JSON run: %d pre-loaded"
-                + " records (order/payment pairs). Two-source run: %d pre-loaded records (pairs), then %d paced at"
+                + " %d stream thread(s) x %d instance(s) per application, exactly_once_v2, compression.type=%s on"
+                + " every producer. JSON run: %d pre-loaded records (order/payment pairs). Two-source run: %d"
+                + " pre-loaded records (pairs), then %d paced at"
                 + " %d rec/s in batches of %d pairs, alternating halves without and with skew (%d ms).%n", o.rounds,
                 o.records, o.records, o.paced, o.rate, o.partitions, o.keys, o.valueBytes, o.threads, o.instances,
                 o.compression, o.records, o.records, o.paced, o.rate,
