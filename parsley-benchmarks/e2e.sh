@@ -7,12 +7,13 @@
 #   parsley-benchmarks/e2e.sh -- --rounds 5 --rate 3000   # anything after -- goes to the harness
 #   parsley-benchmarks/e2e.sh --no-heap -- ...   # skips HeldHeapReport (deterministic; minutes on a busy machine)
 #
-# Harness modes (after --; docs/performance.md, "Realistic variant", "Scale" and "Restore"):
+# Harness modes (after --; docs/performance.md, "Realistic variant", "Compressed batches", "Scale" and "Restore"):
 #   --variants json-baseline,json-parsley       JSON orders/payments folded into a per-customer balance
 #   --variants baseline,floor,parsley           adds the floor: the plain copy plus a 32-byte vc header, a custom
 #                                               partitioner and a cached store (what any stamp costs Streams)
 #   --threads 2 / --instances 2                 every variant with 2 stream threads / 2 instances
 #   --restore 10000,100000                      restore N held records on an empty state dir (instead of rounds)
+#   --compression lz4                           compression.type of every producer, applications' and harness's
 #
 # It builds the harness (parsley-benchmarks, profile e2e) and a Kafka 4.1.2 broker classpath from
 # Maven artifacts (e2e/broker-pom.xml), formats a fresh KRaft log dir, starts the broker in its own
