@@ -40,6 +40,7 @@ final class E2eWorkload {
     private final boolean json;
     private final String compression;
 
+    /** Binary records, uncompressed producers: what the harness's unit tests need. */
     E2eWorkload(String bootstrap, int keys, int valueBytes) {
         this(bootstrap, keys, valueBytes, false, "none");
     }
@@ -49,8 +50,7 @@ final class E2eWorkload {
         this(options.bootstrap, options.keys, options.valueBytes, json, options.compression);
     }
 
-    /** With {@code json}, orders and payments are {@link E2eJson.Event}s (plain records keep the binary layout). */
-    E2eWorkload(String bootstrap, int keys, int valueBytes, boolean json, String compression) {
+    private E2eWorkload(String bootstrap, int keys, int valueBytes, boolean json, String compression) {
         this.json = json;
         this.compression = compression;
         if (valueBytes < HEADER) {
