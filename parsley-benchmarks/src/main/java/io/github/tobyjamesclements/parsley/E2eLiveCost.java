@@ -29,18 +29,20 @@ import org.apache.kafka.common.MetricName;
  * @param brokerUs the broker process's CPU per record, in microseconds
  * @param fetchesPerK the application's fetch requests (its consumers') per 1,000 records: the
  *     broker answers each, so fewer records per fetch cost it more per record
+ * @param pollsPerK the stream threads' polls per 1,000 records: work done once per poll (Kafka
+ *     Streams' own, and Parsley's position capture) weighs more per record when polls return fewer
  * @param producerRequestsPerK the application's producer requests (produce and transaction
  *     requests) per 1,000 records
  */
 record E2eLiveCost(double producedRate, double commitMs, double streamUs, double harnessUs, double brokerUs,
-        double fetchesPerK, double producerRequestsPerK) {
+        double fetchesPerK, double pollsPerK, double producerRequestsPerK) {
 
     private static final com.sun.management.OperatingSystemMXBean OS =
             (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
 
     /** A run without a live phase: NaNs, a dash in a ratio table. */
     private static final E2eLiveCost NONE = new E2eLiveCost(Double.NaN, Double.NaN, Double.NaN, Double.NaN,
-            Double.NaN, Double.NaN, Double.NaN);
+            Double.NaN, Double.NaN, Double.NaN, Double.NaN);
 
     /** The harness JVM and the broker together: what the phase cost the machine per record. */
     double machineUs() {
@@ -57,6 +59,7 @@ record E2eLiveCost(double producedRate, double commitMs, double streamUs, double
         private final Producer<?, ?> producer;
         private final Supplier<? extends Map<MetricName, ? extends Metric>> appMetrics;
         private final double fetches;
+        private final double polls;
         private final double producerRequests;
         private final ThreadCpu.Snapshot stream;
         private final long harnessNanos;
@@ -74,6 +77,7 @@ record E2eLiveCost(double producedRate, double commitMs, double streamUs, double
             this.appMetrics = appMetrics;
             Map<MetricName, ? extends Metric> m = appMetrics.get();
             this.fetches = total(m, "consumer-fetch-manager-metrics", "fetch-total");
+            this.polls = total(m, "stream-thread-metrics", "poll-total");
             this.producerRequests = total(m, "producer-metrics", "request-total");
             this.stream = ThreadCpu.snapshot(threads);
             this.harnessNanos = harnessCpuNanos();
@@ -101,9 +105,10 @@ record E2eLiveCost(double producedRate, double commitMs, double streamUs, double
             double brokerUs = brokerUsSince(brokerNanos, brokerPid, records);
             Map<MetricName, ? extends Metric> m = appMetrics.get();
             double fetchesPerK = (total(m, "consumer-fetch-manager-metrics", "fetch-total") - fetches) * 1e3 / records;
+            double pollsPerK = (total(m, "stream-thread-metrics", "poll-total") - polls) * 1e3 / records;
             double requestsPerK = (total(m, "producer-metrics", "request-total") - producerRequests) * 1e3 / records;
             return new E2eLiveCost(records / ((producedNanos - startNanos) / 1e9), committedNanos / 1e6 / transactions,
-                    streamUs, harnessUs, brokerUs, fetchesPerK, requestsPerK);
+                    streamUs, harnessUs, brokerUs, fetchesPerK, pollsPerK, requestsPerK);
         }
     }
 
@@ -176,19 +181,22 @@ record E2eLiveCost(double producedRate, double commitMs, double streamUs, double
                 + " transaction committed; where it is close to the live rate, the application kept up and the"
                 + " producer set the pace. Commit: the producer's mean time in commitTransaction per transaction"
                 + " (the broker's round trips to complete it). Fetches and producer requests: the application's"
-                + " clients' requests per 1,000 records, which the broker answers one by one. Machine cores: its CPU"
+                + " clients' requests per 1,000 records, which the broker answers one by one. Polls: the stream"
+                + " threads' per 1,000 records; what a thread does once per poll weighs more per record the fewer"
+                + " records each poll returns. Machine cores: its CPU"
                 + " per record times the live rate, the CPU per second it used.\n\n");
         s.append("| Round | Variant | Live rec/s | Produced rec/s | Commit ms/txn | Stream thread us/rec"
-                + " | Harness JVM us/rec | Broker us/rec | Machine us/rec | Fetches /1k rec | Producer requests /1k rec"
-                + " | Machine cores |\n"
-                + "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+                + " | Harness JVM us/rec | Broker us/rec | Machine us/rec | Fetches /1k rec | Polls /1k rec"
+                + " | Producer requests /1k rec | Machine cores |\n"
+                + "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         for (E2eRun r : runs) {
             E2eLiveCost c = r.liveCost;
             if (r.error == null && c != null) {
                 s.append(String.format(Locale.ROOT,
-                        "| %d | %s | %,.0f | %,.0f | %.2f | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.2f |%n",
+                        "| %d | %s | %,.0f | %,.0f | %.2f | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.2f |%n",
                         r.round, r.variant.label, r.liveRate, c.producedRate(), c.commitMs(), c.streamUs(),
-                        c.harnessUs(), c.brokerUs(), c.machineUs(), c.fetchesPerK(), c.producerRequestsPerK(),
+                        c.harnessUs(), c.brokerUs(), c.machineUs(), c.fetchesPerK(), c.pollsPerK(),
+                        c.producerRequestsPerK(),
                         E2ePreloadCost.cores(c.machineUs(), r.liveRate)));
             }
         }
@@ -204,6 +212,7 @@ record E2eLiveCost(double producedRate, double commitMs, double streamUs, double
         t.row(prefix + "live: broker CPU per record", v, r -> of(r).brokerUs());
         t.row(prefix + "live: machine CPU per record (harness JVM + broker)", v, r -> of(r).machineUs());
         t.row(prefix + "live: the application's fetches per record", v, r -> of(r).fetchesPerK());
+        t.row(prefix + "live: the stream threads' polls per record", v, r -> of(r).pollsPerK());
         t.row(prefix + "live: the application's producer requests per record", v, r -> of(r).producerRequestsPerK());
     }
 

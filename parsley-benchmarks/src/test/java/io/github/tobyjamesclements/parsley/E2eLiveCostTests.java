@@ -52,6 +52,7 @@ class E2eLiveCostTests {
         assertThat(cost.brokerUs()).isNaN();
         assertThat(cost.machineUs()).isNaN();
         assertThat(cost.fetchesPerK()).as("no client reports its fetches").isNaN();
+        assertThat(cost.pollsPerK()).as("no stream thread reports its polls").isNaN();
     }
 
     @Test
@@ -60,11 +61,13 @@ class E2eLiveCostTests {
             AtomicLong mainFetches = counter(metrics, "consumer-fetch-manager-metrics", "fetch-total", "main", 100);
             AtomicLong restoreFetches = counter(metrics, "consumer-fetch-manager-metrics", "fetch-total", "restore", 7);
             AtomicLong requests = counter(metrics, "producer-metrics", "request-total", "producer", 50);
+            AtomicLong polls = counter(metrics, "stream-thread-metrics", "poll-total", "thread-1", 10);
             counter(metrics, "producer-metrics", "record-send-total", "producer", 1_000_000);
             E2eLiveCost.Meter meter = E2eLiveCost.start("none", 0, new MockProducer<>(), metrics::metrics);
             mainFetches.set(300);
             restoreFetches.set(47);
             requests.set(70);
+            polls.set(510);
             meter.produced();
 
             E2eLiveCost cost = meter.stop(2_000, 1);
@@ -73,6 +76,7 @@ class E2eLiveCostTests {
             // client alone would give 100 or 20
             assertThat(cost.fetchesPerK()).isEqualTo(120.0);
             assertThat(cost.producerRequestsPerK()).isEqualTo(10.0);
+            assertThat(cost.pollsPerK()).as("500 polls over 2,000 records").isEqualTo(250.0);
         }
     }
 

@@ -57,19 +57,20 @@ class E2eReportTests {
     @Test
     void theLiveCostIsTabledPerRunAndDividedByThePlainCopysOfTheSameRound() {
         List<E2eRun> runs = copies();
-        runs.get(0).liveCost = new E2eLiveCost(110_000, 2.5, 2, 10, 6, 20, 10);
-        runs.get(2).liveCost = new E2eLiveCost(0, 0, 3, 12, 8, 30, 12);
-        runs.get(3).liveCost = new E2eLiveCost(0, 0, 2, 8, 4, 20, 10);
-        runs.get(5).liveCost = new E2eLiveCost(0, 0, 2, 9, 6, 40, 10);
+        runs.get(0).liveCost = new E2eLiveCost(110_000, 2.5, 2, 10, 6, 20, 300, 10);
+        runs.get(2).liveCost = new E2eLiveCost(0, 0, 3, 12, 8, 30, 400, 12);
+        runs.get(3).liveCost = new E2eLiveCost(0, 0, 2, 8, 4, 20, 300, 10);
+        runs.get(5).liveCost = new E2eLiveCost(0, 0, 2, 9, 6, 40, 600, 10);
         runs.get(0).liveRate = 100_000;
 
         String md = report(runs);
 
         // machine cores: 16 us a record at 100,000 records a second
         assertThat(md)
-                .contains("| 1 | baseline | 100,000 | 110,000 | 2.50 | 2.0 | 10.0 | 6.0 | 16.0 | 20.0 | 10.0 | 1.60 |\n")
-                .contains("| 1 | parsley | 0 | 0 | 0.00 | 3.0 | 12.0 | 8.0 | 20.0 | 30.0 | 12.0 | 0.00 |\n")
+                .contains("| 1 | baseline | 100,000 | 110,000 | 2.50 | 2.0 | 10.0 | 6.0 | 16.0 | 20.0 | 300.0 | 10.0 | 1.60 |\n")
+                .contains("| 1 | parsley | 0 | 0 | 0.00 | 3.0 | 12.0 | 8.0 | 20.0 | 30.0 | 400.0 | 12.0 | 0.00 |\n")
                 .contains("| Parsley live: the application's fetches per record | 1.50 | 2.00 | **1.75** [1.50, 2.00] |\n")
+                .contains("| Parsley live: the stream threads' polls per record | 1.33 | 2.00 | **1.67** [1.33, 2.00] |\n")
                 .contains("| Parsley live: broker CPU per record | 1.33 | 1.50 | **1.42** [1.33, 1.50] |\n")
                 .contains("| Parsley live: machine CPU per record (harness JVM + broker) | 1.25 | 1.25"
                         + " | **1.25** [1.25, 1.25] |\n")
