@@ -245,7 +245,9 @@ public final class Parsley {
      * check ({@link #checkCluster}) before anything else talks to the cluster, resolves every declared
      * topic through an admin client built from the full client configuration (security settings
      * included), refuses compacted causal topics, installs the position-capturing client supplier,
-     * and makes a closing instance leave the consumer group (see {@link CausalStreams}).
+     * and makes a closing instance leave the consumer group (see {@link CausalStreams}). Where every
+     * stage reads one topic and {@code max.task.idle.ms} is not set, it runs with -1: a task of one
+     * partition never idles, and Kafka Streams then skips a check it would make per record.
      *
      * @param properties Kafka Streams configuration, never null; not modified
      * @return the application handle, never null
@@ -270,7 +272,8 @@ public final class Parsley {
             DeadLetterBoard deadLetters = deadLetterBoard();
             TopicCatalog catalog = new AdminTopicCatalog(admin, declaredTopics());
             Topology topology = Assembly.build(applicationId, stages, catalog, board, deadLetters);
-            KafkaStreams streams = new KafkaStreams(topology, p, new CapturingClientSupplier());
+            KafkaStreams streams = new KafkaStreams(topology, StreamsSettings.withTaskIdle(p, topology),
+                    new CapturingClientSupplier());
             return new CausalStreams(applicationId, streams, topology, admin, board, deadLetters);
         } catch (RuntimeException e) {
             admin.close();

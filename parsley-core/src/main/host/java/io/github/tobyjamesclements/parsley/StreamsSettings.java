@@ -7,12 +7,14 @@ import java.util.Objects;
 import java.util.Properties;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.TopologyDescription;
 import org.apache.kafka.streams.errors.DefaultProductionExceptionHandler;
 import org.apache.kafka.streams.errors.LogAndFailProcessingExceptionHandler;
 
 /**
  * The Kafka Streams settings an application runs under: the ones {@link Parsley#streams} refuses
- * to let a configuration change, and the ones it forces. Kept apart from {@link Parsley} so that
+ * to let a configuration change, the ones it forces, and the one it defaults. Kept apart from {@link Parsley} so that
  * the composition and the settings it runs with are read in one place each.
  */
 final class StreamsSettings {
@@ -75,6 +77,41 @@ final class StreamsSettings {
         p.put(StreamsConfig.mainConsumerPrefix(ConsumerConfig.ISOLATION_LEVEL_CONFIG), "read_committed");
         CausalStreams.leaveGroupOnClose(p);
         return p;
+    }
+
+    /**
+     * {@code properties} with {@code max.task.idle.ms=-1} where they set no value of their own and
+     * every sub-topology of {@code topology} reads one topic, so that every task consumes one
+     * partition. Kafka Streams' idling waits, in a task with several input partitions, for an empty
+     * one that may still have data, so that records go in timestamp order; a task of one partition
+     * never waits, yet with any value but -1 Streams checks, allocating a set, before every record it
+     * processes. A stage reading several topics keeps Kafka Streams' default: its wait tends to let
+     * a cause in before its effect, which the stage would otherwise hold.
+     */
+    static Properties withTaskIdle(Properties properties, Topology topology) {
+        if (properties.containsKey(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG) || !onePartitionPerTask(topology)) {
+            return properties;
+        }
+        Properties p = new Properties();
+        p.putAll(properties);
+        p.put(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, String.valueOf(StreamsConfig.MAX_TASK_IDLE_MS_DISABLED));
+        return p;
+    }
+
+    /** Whether every sub-topology reads exactly one topic (a pattern source counts as several). */
+    static boolean onePartitionPerTask(Topology topology) {
+        for (TopologyDescription.Subtopology sub : topology.describe().subtopologies()) {
+            int topics = 0;
+            for (TopologyDescription.Node node : sub.nodes()) {
+                if (node instanceof TopologyDescription.Source source) {
+                    topics += source.topicSet() == null ? 2 : source.topicSet().size();
+                }
+            }
+            if (topics != 1) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static void requireOwnApplicationId(Properties p, String applicationId) {
