@@ -14,8 +14,8 @@ import org.apache.kafka.streams.errors.LogAndFailProcessingExceptionHandler;
 
 /**
  * The Kafka Streams settings an application runs under: the ones {@link Parsley#streams} refuses
- * to let a configuration change, the ones it forces, and the one it defaults. Kept apart from {@link Parsley} so that
- * the composition and the settings it runs with are read in one place each.
+ * to let a configuration change, the ones it forces, and the one it defaults. Kept apart from
+ * {@link Parsley} so that the composition and the settings it runs with are read in one place each.
  */
 final class StreamsSettings {
 
