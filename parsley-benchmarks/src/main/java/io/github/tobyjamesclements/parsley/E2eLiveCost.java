@@ -104,11 +104,11 @@ record E2eLiveCost(double producedRate, double commitMs, double streamUs, double
             double harnessUs = (harnessCpuNanos() - harnessNanos) / 1e3 / records;
             double brokerUs = brokerUsSince(brokerNanos, brokerPid, records);
             Map<MetricName, ? extends Metric> m = appMetrics.get();
-            double fetchesPerK = (total(m, "consumer-fetch-manager-metrics", "fetch-total") - fetches) * 1e3 / records;
-            double pollsPerK = (total(m, "stream-thread-metrics", "poll-total") - polls) * 1e3 / records;
-            double requestsPerK = (total(m, "producer-metrics", "request-total") - producerRequests) * 1e3 / records;
             return new E2eLiveCost(records / ((producedNanos - startNanos) / 1e9), committedNanos / 1e6 / transactions,
-                    streamUs, harnessUs, brokerUs, fetchesPerK, pollsPerK, requestsPerK);
+                    streamUs, harnessUs, brokerUs,
+                    perThousand(m, "consumer-fetch-manager-metrics", "fetch-total", fetches, records),
+                    perThousand(m, "stream-thread-metrics", "poll-total", polls, records),
+                    perThousand(m, "producer-metrics", "request-total", producerRequests, records));
         }
     }
 
@@ -121,6 +121,12 @@ record E2eLiveCost(double producedRate, double commitMs, double streamUs, double
                 .filter(e -> e.getKey().group().equals("producer-metrics")
                         && e.getKey().name().equals("txn-commit-time-ns-total"))
                 .findFirst().map(e -> ((Number) e.getValue().metricValue()).doubleValue()).orElse(Double.NaN);
+    }
+
+    /** How much a cumulative metric rose since it read {@code before}, per 1,000 of {@code records}. */
+    private static double perThousand(Map<MetricName, ? extends Metric> metrics, String group, String name,
+            double before, int records) {
+        return (total(metrics, group, name) - before) * 1e3 / records;
     }
 
     /**
@@ -183,8 +189,8 @@ record E2eLiveCost(double producedRate, double commitMs, double streamUs, double
                 + " (the broker's round trips to complete it). Fetches and producer requests: the application's"
                 + " clients' requests per 1,000 records, which the broker answers one by one. Polls: the stream"
                 + " threads' per 1,000 records; what a thread does once per poll weighs more per record the fewer"
-                + " records each poll returns. Machine cores: its CPU"
-                + " per record times the live rate, the CPU per second it used.\n\n");
+                + " records each poll returns. Machine cores: its CPU per record times the live rate, the CPU per"
+                + " second it used.\n\n");
         s.append("| Round | Variant | Live rec/s | Produced rec/s | Commit ms/txn | Stream thread us/rec"
                 + " | Harness JVM us/rec | Broker us/rec | Machine us/rec | Fetches /1k rec | Polls /1k rec"
                 + " | Producer requests /1k rec | Machine cores |\n"

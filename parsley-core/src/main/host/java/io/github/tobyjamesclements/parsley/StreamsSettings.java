@@ -85,8 +85,9 @@ final class StreamsSettings {
      * partition. Kafka Streams' idling waits, in a task with several input partitions, for an empty
      * one that may still have data, so that records go in timestamp order; a task of one partition
      * never waits, yet with any value but -1 Streams checks, allocating a set, before every record it
-     * processes. A stage reading several topics keeps Kafka Streams' default: its wait tends to let
-     * a cause in before its effect, which the stage would otherwise hold.
+     * processes. A stage reading several topics keeps Kafka Streams' default: there the wait changes
+     * which record the task takes first (it can let a cause in before its effect, sparing a hold),
+     * and what -1 would do to such a stage's holds has not been measured.
      */
     static Properties withTaskIdle(Properties properties, Topology topology) {
         if (properties.containsKey(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG) || !onePartitionPerTask(topology)) {
