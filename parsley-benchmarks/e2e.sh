@@ -14,6 +14,7 @@
 #   --threads 2 / --instances 2                 every variant with 2 stream threads / 2 instances
 #   --restore 10000,100000                      restore N held records on an empty state dir (instead of rounds)
 #   --compression lz4                           compression.type of every producer, applications' and harness's
+#   --task-idle-ms -1                           max.task.idle.ms of every application (default: each its own)
 #
 # It builds the harness (parsley-benchmarks, profile e2e) and a Kafka 4.1.2 broker classpath from
 # Maven artifacts (e2e/broker-pom.xml), formats a fresh KRaft log dir, starts the broker in its own

@@ -37,7 +37,7 @@ import org.apache.kafka.streams.state.Stores;
  * The applications under test, plain Kafka Streams and Parsley, built with the same settings:
  * exactly_once_v2, a 100 ms commit interval, the options' stream threads per instance and
  * instances of one application id in this JVM, each with its own state directory
- * ({@code <stateDir>/i<n>}), and the options' producer compression.
+ * ({@code <stateDir>/i<n>}), and the options' producer compression and task idling.
  */
 final class E2eApps {
 
@@ -88,8 +88,10 @@ final class E2eApps {
         p.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, options.threads);
         p.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, 1);
         p.put(StreamsConfig.producerPrefix(ProducerConfig.COMPRESSION_TYPE_CONFIG), options.compression);
-        // As Parsley does: a closing instance leaves the group, so a restarted or remaining instance
-        // gets its tasks at once instead of after the session timeout (the restore mode times it).
+        if (options.taskIdleMs != null) {
+            p.put(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, options.taskIdleMs);
+        }
+        // As Parsley does: a closing instance leaves the group, so its tasks move at once (restore mode times it).
         p.put(StreamsConfig.mainConsumerPrefix("internal.leave.group.on.close"), true);
         return p;
     }

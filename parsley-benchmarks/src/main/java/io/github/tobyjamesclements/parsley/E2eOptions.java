@@ -39,6 +39,11 @@ final class E2eOptions {
     long brokerPid;
     /** {@code compression.type} of every producer, the applications' and the harness's alike. */
     String compression = "none";
+    /**
+     * {@code max.task.idle.ms} of every application, plain and Parsley's alike; null leaves each its
+     * own default (Kafka Streams' for a plain application, {@code StreamsSettings.withTaskIdle}'s for a stage).
+     */
+    Long taskIdleMs;
 
     static E2eOptions parse(String[] args) {
         E2eOptions o = new E2eOptions();
@@ -61,11 +66,11 @@ final class E2eOptions {
                 case "--variants" -> o.variants = variants(args[++i]);
                 case "--threads" -> o.threads = positive(a, args[++i]);
                 case "--instances" -> o.instances = positive(a, args[++i]);
-                case "--restore" -> o.restoreSizes = Arrays.stream(args[++i].split(",")).map(n -> positive(a, n))
-                        .toList();
+                case "--restore" -> o.restoreSizes = Arrays.stream(args[++i].split(",")).map(n -> positive(a, n)).toList();
                 case "--timeout" -> o.timeoutSeconds = positive(a, args[++i]);
                 case "--broker-pid" -> o.brokerPid = positive(a, args[++i]);
                 case "--compression" -> o.compression = compression(args[++i]);
+                case "--task-idle-ms" -> o.taskIdleMs = taskIdle(args[++i]);
                 case "--quick" -> o.quick();
                 case "--side-by-side" -> o.sideBySide = true;
                 default -> throw new IllegalArgumentException("Unknown option " + a + "\n" + usage());
@@ -103,6 +108,20 @@ final class E2eOptions {
         return codec;
     }
 
+    private static long taskIdle(String value) {
+        long ms;
+        try {
+            ms = Long.parseLong(value.trim());
+        } catch (NumberFormatException e) {
+            ms = -2;
+        }
+        if (ms < -1) {
+            throw new IllegalArgumentException("--task-idle-ms takes -1 (never idle) or a wait in milliseconds >= 0"
+                    + " (Kafka Streams' max.task.idle.ms), got '" + value + "'\n" + usage());
+        }
+        return ms;
+    }
+
     private static List<E2eVariant> variants(String labels) {
         return Arrays.stream(labels.split(","))
                 .map(v -> Arrays.stream(E2eVariant.values()).filter(x -> x.label.equals(v)).findFirst()
@@ -122,7 +141,8 @@ final class E2eOptions {
                 + " [--rate R] [--rounds n] [--partitions p] [--keys k] [--value-bytes b] [--batch-pairs b]"
                 + " [--skew-ms ms] [--warmup N] [--timeout s] [--broker-pid pid]"
                 + " [--variants baseline,parsley,two-source,baseline-store,floor,json-baseline,json-parsley,json-floor] [--side-by-side]"
-                + " [--threads t] [--instances i] [--restore N1,N2,...] [--compression none|gzip|snappy|lz4|zstd]\n"
+                + " [--threads t] [--instances i] [--restore N1,N2,...] [--compression none|gzip|snappy|lz4|zstd]"
+                + " [--task-idle-ms -1|ms]\n"
                 + "  --threads/--instances: stream threads per instance, instances per variant (one JVM, one broker)\n"
                 + "  --restore: instead of the rounds, per N and round: a Parsley stage holding N payments whose"
                 + " order is absent, and a plain Streams app with N store entries, each restarted on an empty"

@@ -98,15 +98,18 @@ final class E2eReport {
         s.append(String.format(Locale.ROOT, "- %d rounds; per single-source run: %d pre-loaded + %d live records (full"
                 + " speed) + %d paced at %d rec/s; %d partitions, %d keys, %d-byte values; commit.interval.ms=100,"
                 + " %d stream thread(s) x %d instance(s) per application, exactly_once_v2, compression.type=%s on"
-                + " every producer. JSON run: %d pre-loaded records (order/payment pairs). Two-source run: %d"
-                + " pre-loaded records (pairs), then %d paced at"
+                + " every producer, max.task.idle.ms%s. JSON run: %d pre-loaded records (order/payment pairs)."
+                + " Two-source run: %d pre-loaded records (pairs), then %d paced at"
                 + " %d rec/s in batches of %d pairs, alternating halves without and with skew (%d ms).%n", o.rounds,
                 o.records, o.records, o.paced, o.rate, o.partitions, o.keys, o.valueBytes, o.threads, o.instances,
-                o.compression, o.records, o.records, o.paced, o.rate,
-                o.batchPairs, o.skewMs));
+                o.compression, taskIdle(o), o.records, o.records, o.paced, o.rate, o.batchPairs, o.skewMs));
         s.append(String.format(Locale.ROOT, "- Wall time %s; load average (1 min) %.1f at start, %.1f at end; %d CPUs"
                 + " seen by the JVM; Java %s.%n%n", Duration.between(started, ended).withNanos(0), loadBefore,
                 loadAfter, Runtime.getRuntime().availableProcessors(), System.getProperty("java.version")));
+    }
+
+    private static String taskIdle(E2eOptions o) {
+        return o.taskIdleMs == null ? " at each application's default" : "=" + o.taskIdleMs + " in every application";
     }
 
     /** The raw numbers of every run, failed runs included. */

@@ -79,9 +79,10 @@ final class EndToEndBenchmark {
         Instant started = Instant.now();
         double loadBefore = loadAverage();
         log("Options: records=%d paced=%d rate=%d rounds=%d partitions=%d keys=%d valueBytes=%d threads=%d"
-                + " instances=%d restore=%s compression=%s", options.records, options.paced, options.rate, options.rounds,
-                options.partitions, options.keys, options.valueBytes, options.threads, options.instances,
-                options.restoreSizes, options.compression);
+                + " instances=%d restore=%s compression=%s max.task.idle.ms=%s", options.records, options.paced,
+                options.rate, options.rounds, options.partitions, options.keys, options.valueBytes, options.threads,
+                options.instances, options.restoreSizes, options.compression,
+                options.taskIdleMs == null ? "default" : options.taskIdleMs);
         if (!options.restoreSizes.isEmpty()) {
             List<E2eRestore.Result> results = new E2eRestore(options, admin, apps, topics, nonce).runAll();
             StringBuilder setup = new StringBuilder();

@@ -98,6 +98,21 @@ class E2eOptionsTests {
     }
 
     @Test
+    void aTaskIdleValueReachesEveryApplicationAndWithoutOneEachKeepsItsOwnDefault() {
+        E2eOptions o = E2eOptions.parse(new String[] {"--bootstrap", "h:1", "--task-idle-ms", "-1"});
+
+        assertThat(new E2eApps(o).streamsProps("app", Path.of("state"))).containsEntry("max.task.idle.ms", -1L);
+        assertThat(new E2eApps(E2eOptions.parse(new String[] {"--bootstrap", "h:1"})).streamsProps("app",
+                Path.of("state"))).doesNotContainKey("max.task.idle.ms");
+        assertThat(E2eOptions.parse(new String[] {"--bootstrap", "h:1", "--task-idle-ms", "0"}).taskIdleMs).isZero();
+        for (String bad : List.of("-2", "never")) {
+            assertThatThrownBy(() -> E2eOptions.parse(new String[] {"--bootstrap", "h:1", "--task-idle-ms", bad}))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("--task-idle-ms")
+                    .hasMessageContaining("got '" + bad + "'");
+        }
+    }
+
+    @Test
     void zeroOrMalformedCountsAreRefusedNamingTheOption() {
         for (List<String> bad : List.of(List.of("--threads", "0"), List.of("--instances", "two"),
                 List.of("--restore", "100,-5"))) {

@@ -36,6 +36,19 @@ class E2eReportTests {
     }
 
     @Test
+    void theSetupSaysWhetherEveryApplicationRanWithAGivenTaskIdleOrItsOwnDefault() {
+        StringBuilder given = new StringBuilder();
+        E2eReport.setup(given, E2eOptions.parse(new String[] {"--bootstrap", "h:1", "--task-idle-ms", "-1"}),
+                Instant.EPOCH, Instant.EPOCH, 1, 1);
+        StringBuilder defaults = new StringBuilder();
+        E2eReport.setup(defaults, E2eOptions.parse(new String[] {"--bootstrap", "h:1"}), Instant.EPOCH, Instant.EPOCH,
+                1, 1);
+
+        assertThat(given.toString()).contains("max.task.idle.ms=-1 in every application");
+        assertThat(defaults.toString()).contains("max.task.idle.ms at each application's default");
+    }
+
+    @Test
     void theFloorIsDividedByThePlainCopyAndParsleyByTheFloorOfTheSameRound() {
         String md = report(copies());
 
