@@ -85,9 +85,9 @@ final class StreamsSettings {
      * partition. Kafka Streams' idling waits, in a task with several input partitions, for an empty
      * one that may still have data, so that records go in timestamp order; a task of one partition
      * never waits, yet with any value but -1 Streams checks, allocating a set, before every record it
-     * processes. A stage reading several topics keeps Kafka Streams' default: there the wait changes
-     * which record the task takes first (it can let a cause in before its effect, sparing a hold),
-     * and what -1 would do to such a stage's holds has not been measured.
+     * processes. A stage reading several topics keeps Kafka Streams' default: there the wait lets a
+     * cause in before its effect. With -1 a two-topic stage held more records and ran no faster
+     * (docs/performance-history.md, issue 10's twenty-fourth pass).
      */
     static Properties withTaskIdle(Properties properties, Topology topology) {
         if (properties.containsKey(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG) || !onePartitionPerTask(topology)) {
