@@ -181,17 +181,17 @@ final class E2eApps {
     }
 
     /**
-     * The {@code json-floor} reference: {@link #jsonBaseline} plus what a causal stamp of the JSON
-     * stage's size costs Kafka Streams without Parsley's protocol: a constant {@code vc} header of
-     * {@link E2eJson#FLOOR_STAMP_BYTES} bytes on every output, Parsley's sink partitioner and producer. (Its
-     * inputs carry the same stamps as {@code json-parsley}'s, and its task is stateful already.)
+     * The {@code json-floor} reference: {@link #jsonBaseline} plus what a stamp of the JSON stage's size costs
+     * Kafka Streams without Parsley's protocol: a constant {@code vc} header ({@code stamp}) on every output,
+     * Parsley's sink partitioner and producer, inputs stamped as {@code json-parsley}'s (its task is stateful
+     * already). A null {@code stamp} is {@code json-floor-bare}: all of that but the output header.
      */
     App jsonFloor(String id, String orders, String payments, String out, Path stateDir, AtomicLong runningAt,
-            int partitions) {
+            int partitions, byte[] stamp) {
         StreamPartitioner<byte[], byte[]> bytes = StampingDoor.partitioner(out, partitions);
         StreamPartitioner<String, Output> partitioner = (topic, key, value, count) -> bytes.partitions(topic,
                 key.getBytes(StandardCharsets.UTF_8), null, count);
-        return json(id, orders, payments, out, stateDir, runningAt, E2eJson.FLOOR_STAMP, partitioner);
+        return json(id, orders, payments, out, stateDir, runningAt, stamp, partitioner);
     }
 
     private App json(String id, String orders, String payments, String out, Path stateDir, AtomicLong runningAt,

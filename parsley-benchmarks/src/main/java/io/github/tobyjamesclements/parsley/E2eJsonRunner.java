@@ -2,6 +2,7 @@ package io.github.tobyjamesclements.parsley;
 
 import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Predicate;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.producer.KafkaProducer;
 
@@ -9,7 +10,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
  * Runs the JSON variants (docs/performance.md, "Realistic variant"): {@code records / 2} JSON
  * order/payment pairs are written before the application starts (each batch's orders committed
  * before its payments, which {@code json-parsley}'s inputs carry stamped with their orders, as the
- * two-source variant's do, and so do {@code json-floor}'s; {@code json-baseline}'s are unstamped, as a
+ * two-source variant's do, and so do both JSON floors'; {@code json-baseline}'s are unstamped, as a
  * plain deployment's would be), then the pre-loaded throughput, stream-thread CPU and allocation per record are measured
  * until the last balance output is read. Outputs are checked: none missing or duplicated, no
  * payment's output before its order's, no negative balance, every customer's last balance 0.
@@ -46,7 +47,10 @@ final class E2eJsonRunner {
             AtomicLong runningAt = new AtomicLong();
             try (E2eApps.App app = switch (run.variant) {
                 case JSON_PARSLEY -> apps.jsonParsley(id, orders, payments, out, stateDir, runningAt);
-                case JSON_FLOOR -> apps.jsonFloor(id, orders, payments, out, stateDir, runningAt, options.partitions);
+                case JSON_FLOOR -> apps.jsonFloor(id, orders, payments, out, stateDir, runningAt, options.partitions,
+                        E2eJson.FLOOR_STAMP);
+                case JSON_FLOOR_BARE -> apps.jsonFloor(id, orders, payments, out, stateDir, runningAt,
+                        options.partitions, null);
                 default -> apps.jsonBaseline(id, orders, payments, out, stateDir, runningAt);
             }) {
                 app.start();
@@ -55,5 +59,46 @@ final class E2eJsonRunner {
             }
             run.finish(reader, sizes);
         }
+    }
+
+    /**
+     * The report's JSON section: each JSON variant that {@code ran} over the plain JSON application
+     * of its round, Parsley over the JSON floor, and the JSON floor over its bare twin (what its
+     * output header alone costs).
+     */
+    static void ratios(StringBuilder s, E2eRatios t, Predicate<E2eVariant> ran) {
+        s.append("### JSON balance stage: Parsley / plain Streams doing the same work, same round\n\n");
+        s.append("Both parse JSON orders and payments, fold a per-customer balance in a logged, cached key-value"
+                + " store and emit JSON (target: pre-loaded throughput >= 0.90). The JSON floor, where it ran, is the"
+                + " plain application with stamped inputs, a constant " + E2eJson.FLOOR_STAMP_BYTES + "-byte `vc`"
+                + " header on every output and Parsley's sink partitioner; the bare JSON floor is the same without"
+                + " the output header.\n\n");
+        t.head();
+        E2eVariant v = E2eVariant.JSON_PARSLEY;
+        E2eVariant f = E2eVariant.JSON_FLOOR;
+        E2eVariant b = E2eVariant.JSON_FLOOR_BARE;
+        if (ran.test(v)) {
+            t.row("Pre-loaded throughput", v, r -> r.preloadRate);
+            t.row("Stream-thread CPU per record (pre-loaded)", v, r -> r.streamCpuUs);
+            t.row("Stream-thread allocation per record (pre-loaded)", v, r -> r.allocatedBytes);
+            t.row("Changelog records per input", v, r -> r.changelogPerRecord);
+        }
+        if (ran.test(f)) {
+            t.row("JSON floor / plain: pre-loaded throughput", f, r -> r.preloadRate);
+            t.row("JSON floor / plain: stream-thread CPU per record (pre-loaded)", f, r -> r.streamCpuUs);
+        }
+        if (ran.test(v) && ran.test(f)) {
+            t.over("Parsley / JSON floor: pre-loaded throughput", v, f, r -> r.preloadRate);
+            t.over("Parsley / JSON floor: stream-thread CPU per record (pre-loaded)", v, f, r -> r.streamCpuUs);
+        }
+        if (ran.test(b)) {
+            t.row("Bare JSON floor / plain: pre-loaded throughput", b, r -> r.preloadRate);
+            t.row("Bare JSON floor / plain: stream-thread CPU per record (pre-loaded)", b, r -> r.streamCpuUs);
+        }
+        if (ran.test(f) && ran.test(b)) {
+            t.over("JSON floor / bare JSON floor: pre-loaded throughput", f, b, r -> r.preloadRate);
+            t.over("JSON floor / bare JSON floor: stream-thread CPU per record (pre-loaded)", f, b, r -> r.streamCpuUs);
+        }
+        s.append('\n');
     }
 }

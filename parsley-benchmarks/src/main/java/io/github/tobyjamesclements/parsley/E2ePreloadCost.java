@@ -36,7 +36,9 @@ record E2ePreloadCost(double harnessUs, double readerUs, double brokerUs, double
             new Row("Two-source / plain copy", E2eVariant.TWO_SOURCE, E2eVariant.BASELINE),
             new Row("JSON Parsley / plain JSON", E2eVariant.JSON_PARSLEY, E2eVariant.JSON_BASELINE),
             new Row("JSON floor / plain JSON", E2eVariant.JSON_FLOOR, E2eVariant.JSON_BASELINE),
-            new Row("JSON Parsley / JSON floor", E2eVariant.JSON_PARSLEY, E2eVariant.JSON_FLOOR));
+            new Row("JSON Parsley / JSON floor", E2eVariant.JSON_PARSLEY, E2eVariant.JSON_FLOOR),
+            new Row("Bare JSON floor / plain JSON", E2eVariant.JSON_FLOOR_BARE, E2eVariant.JSON_BASELINE),
+            new Row("JSON floor / bare JSON floor", E2eVariant.JSON_FLOOR, E2eVariant.JSON_FLOOR_BARE));
 
     private record Row(String name, E2eVariant variant, E2eVariant base) {
     }

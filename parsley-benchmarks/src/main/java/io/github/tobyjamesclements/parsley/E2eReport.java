@@ -34,8 +34,8 @@ final class E2eReport {
             twoSource(s, ratios);
             holdsTable(s, runs);
         }
-        if (ran(runs, E2eVariant.JSON_PARSLEY)) {
-            json(s, ratios, ran(runs, E2eVariant.JSON_FLOOR));
+        if (ran(runs, E2eVariant.JSON_PARSLEY) || ran(runs, E2eVariant.JSON_FLOOR)) {
+            E2eJsonRunner.ratios(s, ratios, v -> ran(runs, v));
         }
         E2ePreloadCost.section(s, ratios, runs);
         headerBytes(s, runs);
@@ -220,28 +220,6 @@ final class E2eReport {
         t.cross("Skew p99 / baseline paced p99", v, b, r -> r.skew.p99(), r -> r.paced.p99());
         t.self("Skew p50 / no-skew p50", v, r -> r.skew.p50() / r.noSkew.p50());
         t.self("Skew p99 / no-skew p99", v, r -> r.skew.p99() / r.noSkew.p99());
-        s.append('\n');
-    }
-
-    private static void json(StringBuilder s, E2eRatios t, boolean floor) {
-        s.append("### JSON balance stage: Parsley / plain Streams doing the same work, same round\n\n");
-        s.append("Both parse JSON orders and payments, fold a per-customer balance in a logged, cached key-value"
-                + " store and emit JSON (target: pre-loaded throughput >= 0.90). The JSON floor, where it ran, is the"
-                + " plain application with stamped inputs, a constant " + E2eJson.FLOOR_STAMP_BYTES + "-byte `vc`"
-                + " header on every output and Parsley's sink partitioner.\n\n");
-        t.head();
-        E2eVariant v = E2eVariant.JSON_PARSLEY;
-        t.row("Pre-loaded throughput", v, r -> r.preloadRate);
-        t.row("Stream-thread CPU per record (pre-loaded)", v, r -> r.streamCpuUs);
-        t.row("Stream-thread allocation per record (pre-loaded)", v, r -> r.allocatedBytes);
-        t.row("Changelog records per input", v, r -> r.changelogPerRecord);
-        if (floor) {
-            E2eVariant f = E2eVariant.JSON_FLOOR;
-            t.row("JSON floor / plain: pre-loaded throughput", f, r -> r.preloadRate);
-            t.row("JSON floor / plain: stream-thread CPU per record (pre-loaded)", f, r -> r.streamCpuUs);
-            t.over("Parsley / JSON floor: pre-loaded throughput", v, f, r -> r.preloadRate);
-            t.over("Parsley / JSON floor: stream-thread CPU per record (pre-loaded)", v, f, r -> r.streamCpuUs);
-        }
         s.append('\n');
     }
 

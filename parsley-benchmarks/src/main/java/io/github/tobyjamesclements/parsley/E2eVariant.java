@@ -7,7 +7,7 @@ package io.github.tobyjamesclements.parsley;
 enum E2eVariant {
     BASELINE("baseline", false), PARSLEY("parsley", false), TWO_SOURCE("two-source", false),
     BASELINE_STORE("baseline-store", false), FLOOR("floor", false), JSON_BASELINE("json-baseline", true), JSON_PARSLEY("json-parsley", true),
-    JSON_FLOOR("json-floor", true);
+    JSON_FLOOR("json-floor", true), JSON_FLOOR_BARE("json-floor-bare", true);
 
     final String label;
     /** Reads and writes JSON orders, payments and balances (E2eJson) rather than the binary layout. */

@@ -60,12 +60,14 @@ class E2eOptionsTests {
     @Test
     void theJsonFloorIsSelectedByLabelAndComparedWithTheJsonBaseline() {
         E2eOptions o = E2eOptions.parse(new String[] {"--bootstrap", "h:1", "--variants",
-            "json-baseline,json-parsley,json-floor"});
+            "json-baseline,json-parsley,json-floor,json-floor-bare"});
 
         assertThat(o.variants).containsExactly(E2eVariant.JSON_BASELINE, E2eVariant.JSON_PARSLEY,
-                E2eVariant.JSON_FLOOR);
+                E2eVariant.JSON_FLOOR, E2eVariant.JSON_FLOOR_BARE);
         assertThat(E2eVariant.JSON_FLOOR.json).isTrue();
         assertThat(E2eVariant.JSON_FLOOR.base()).isEqualTo(E2eVariant.JSON_BASELINE);
+        assertThat(E2eVariant.JSON_FLOOR_BARE.base()).isEqualTo(E2eVariant.JSON_BASELINE);
+        assertThat(E2eOptions.usage()).contains("json-floor-bare");
     }
 
     @Test

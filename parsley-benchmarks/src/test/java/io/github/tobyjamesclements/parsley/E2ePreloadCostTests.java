@@ -82,7 +82,21 @@ class E2ePreloadCostTests {
                 // over the floor, not over the plain application: 22 / 17 and 45 / 30
                 .contains("| JSON Parsley / JSON floor: machine CPU per record | 1.29 | 1.50 | **1.40** [1.29, 1.50] |\n")
                 // only the variants that ran have rows
-                .doesNotContain("Two-source / plain copy").doesNotContain("| Parsley / floor:");
+                .doesNotContain("Two-source / plain copy").doesNotContain("| Parsley / floor:")
+                .doesNotContain("| Bare JSON floor /").doesNotContain("| JSON floor / bare JSON floor:");
+    }
+
+    @Test
+    void theJsonFloorsOutputHeaderIsTheJsonFloorOverItsBareTwinOfTheSameRound() {
+        List<E2eRun> runs = List.of(run(E2eVariant.JSON_BASELINE, 1, 10, 5), run(E2eVariant.JSON_FLOOR_BARE, 1, 10, 6),
+                run(E2eVariant.JSON_FLOOR, 1, 12, 9), run(E2eVariant.JSON_BASELINE, 2, 20, 10),
+                run(E2eVariant.JSON_FLOOR_BARE, 2, 21, 10), run(E2eVariant.JSON_FLOOR, 2, 21, 15));
+
+        assertThat(report(runs))
+                .contains("| Bare JSON floor / plain JSON: broker CPU per record | 1.20 | 1.00 | **1.10** [1.00, 1.20] |\n")
+                // over the bare floor: 9 / 6 and 15 / 10
+                .contains("| JSON floor / bare JSON floor: broker CPU per record | 1.50 | 1.50 | **1.50** [1.50, 1.50] |\n")
+                .doesNotContain("| JSON Parsley /");
     }
 
     @Test

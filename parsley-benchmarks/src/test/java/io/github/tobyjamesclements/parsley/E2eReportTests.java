@@ -137,12 +137,29 @@ class E2eReportTests {
     }
 
     @Test
+    void theBareJsonFloorIsDividedByThePlainJsonRunAndTheJsonFloorByTheBareOneEvenWithoutParsley() {
+        List<E2eRun> runs = List.of(run(E2eVariant.JSON_BASELINE, 1, 1000, 10, 4000),
+                run(E2eVariant.JSON_FLOOR_BARE, 1, 990, 10.5, 4100), run(E2eVariant.JSON_FLOOR, 1, 891, 12.6, 4400),
+                run(E2eVariant.JSON_BASELINE, 2, 2000, 20, 4000), run(E2eVariant.JSON_FLOOR_BARE, 2, 1800, 20, 4100),
+                run(E2eVariant.JSON_FLOOR, 2, 1440, 26, 4400));
+
+        assertThat(report(runs)).contains("| Bare JSON floor / plain: pre-loaded throughput | 0.99 | 0.90"
+                        + " | **0.95** [0.90, 0.99] |\n")
+                .contains("| Bare JSON floor / plain: stream-thread CPU per record (pre-loaded) | 1.05 | 1.00")
+                // the header's own cost: over the bare floor, not over the plain application
+                .contains("| JSON floor / bare JSON floor: pre-loaded throughput | 0.90 | 0.80"
+                        + " | **0.85** [0.80, 0.90] |\n")
+                .contains("| JSON floor / bare JSON floor: stream-thread CPU per record (pre-loaded) | 1.20 | 1.30")
+                .doesNotContain("| Pre-loaded throughput |").doesNotContain("Parsley / JSON floor");
+    }
+
+    @Test
     void withoutTheJsonFloorTheJsonSectionHasNoFloorRows() {
         List<E2eRun> runs = List.of(run(E2eVariant.JSON_BASELINE, 1, 1000, 10, 4000),
                 run(E2eVariant.JSON_PARSLEY, 1, 720, 13.2, 5000));
 
         assertThat(report(runs)).contains("| Pre-loaded throughput | 0.72 |").doesNotContain("JSON floor /")
-                .doesNotContain("Parsley / JSON floor");
+                .doesNotContain("Parsley / JSON floor").doesNotContain("Bare JSON floor");
     }
 
     @Test
