@@ -9,6 +9,7 @@
 #
 # Harness modes (after --; docs/performance.md, "Realistic variant", "Compressed batches", "Scale" and "Restore"):
 #   --variants json-baseline,json-parsley       JSON orders/payments folded into a per-customer balance
+#   --variants json-baseline,json-floor,json-floor-bare   the JSON floor with and without its output header
 #   --variants baseline,floor,parsley           adds the floor: the plain copy plus a 32-byte vc header, a custom
 #                                               partitioner and a cached store (what any stamp costs Streams)
 #   --threads 2 / --instances 2                 every variant with 2 stream threads / 2 instances
