@@ -3,7 +3,7 @@
 #
 #   parsley-benchmarks/e2e.sh            # full run (3 rounds; about 8-10 minutes on 2 busy cores)
 #   parsley-benchmarks/e2e.sh --quick    # smoke run (2 small rounds; about 3 minutes)
-#   parsley-benchmarks/e2e.sh --profile  # adds a JFR recording of the harness JVM
+#   parsley-benchmarks/e2e.sh --profile  # adds JFR recordings of the harness JVM and the broker (harness.jfr, broker.jfr)
 #   parsley-benchmarks/e2e.sh -- --rounds 5 --rate 3000   # anything after -- goes to the harness
 #   parsley-benchmarks/e2e.sh --no-heap -- ...   # skips HeldHeapReport (deterministic; minutes on a busy machine)
 #
@@ -122,8 +122,18 @@ CLUSTER_ID="$(java -cp "$BROKER_CP" kafka.tools.StorageTool random-uuid 2>>"$WOR
 java -cp "$BROKER_CP" kafka.tools.StorageTool format -t "$CLUSTER_ID" -c "$WORK/server.properties" \
   >>"$WORK/broker.log" 2>&1
 
+JFR=()
+BROKER_JFR=()
+if [[ $PROFILE == 1 ]]; then
+  # DebugNonSafepoints: samples name the line a compiled method was at, not its next safepoint poll
+  JFR=(-XX:+UnlockDiagnosticVMOptions -XX:+DebugNonSafepoints
+    -XX:StartFlightRecording=filename="$WORK/harness.jfr",settings=profile,jdk.ExecutionSample#period=1ms,dumponexit=true)
+  BROKER_JFR=(-XX:+UnlockDiagnosticVMOptions -XX:+DebugNonSafepoints
+    -XX:StartFlightRecording=filename="$WORK/broker.jfr",settings=profile,jdk.ExecutionSample#period=1ms,dumponexit=true)
+fi
+
 log "starting the broker on 127.0.0.1:$PORT (controller $CONTROLLER_PORT); log $WORK/broker.log"
-java -Xms"${E2E_BROKER_HEAP:-1g}" -Xmx"${E2E_BROKER_HEAP:-1g}" -XX:+UseG1GC \
+java -Xms"${E2E_BROKER_HEAP:-1g}" -Xmx"${E2E_BROKER_HEAP:-1g}" -XX:+UseG1GC ${BROKER_JFR[@]+"${BROKER_JFR[@]}"} \
   -Dorg.slf4j.simpleLogger.defaultLogLevel=info -Dorg.slf4j.simpleLogger.showDateTime=true \
   -Dorg.slf4j.simpleLogger.log.kafka.log=warn -Dorg.slf4j.simpleLogger.log.org.apache.kafka.storage=warn \
   -cp "$BROKER_CP" kafka.Kafka "$WORK/server.properties" >>"$WORK/broker.log" 2>&1 &
@@ -144,13 +154,6 @@ for i in $(seq 1 120); do
   sleep 0.5
 done
 log "broker ready (pid $BROKER_PID)"
-
-JFR=()
-if [[ $PROFILE == 1 ]]; then
-  # DebugNonSafepoints: samples name the line a compiled method was at, not its next safepoint poll
-  JFR=(-XX:+UnlockDiagnosticVMOptions -XX:+DebugNonSafepoints
-    -XX:StartFlightRecording=filename="$WORK/harness.jfr",settings=profile,jdk.ExecutionSample#period=1ms,dumponexit=true)
-fi
 
 log "running EndToEndBenchmark (timeout ${TIMEOUT}s); progress below, results in $WORK/results.md"
 set +e
