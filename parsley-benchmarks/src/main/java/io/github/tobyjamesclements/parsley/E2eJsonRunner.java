@@ -84,21 +84,23 @@ final class E2eJsonRunner {
             t.row("Changelog records per input", v, r -> r.changelogPerRecord);
         }
         if (ran.test(f)) {
-            t.row("JSON floor / plain: pre-loaded throughput", f, r -> r.preloadRate);
-            t.row("JSON floor / plain: stream-thread CPU per record (pre-loaded)", f, r -> r.streamCpuUs);
+            rateAndCpu(t, "JSON floor / plain", f, E2eVariant.JSON_BASELINE);
         }
         if (ran.test(v) && ran.test(f)) {
-            t.over("Parsley / JSON floor: pre-loaded throughput", v, f, r -> r.preloadRate);
-            t.over("Parsley / JSON floor: stream-thread CPU per record (pre-loaded)", v, f, r -> r.streamCpuUs);
+            rateAndCpu(t, "Parsley / JSON floor", v, f);
         }
         if (ran.test(b)) {
-            t.row("Bare JSON floor / plain: pre-loaded throughput", b, r -> r.preloadRate);
-            t.row("Bare JSON floor / plain: stream-thread CPU per record (pre-loaded)", b, r -> r.streamCpuUs);
+            rateAndCpu(t, "Bare JSON floor / plain", b, E2eVariant.JSON_BASELINE);
         }
         if (ran.test(f) && ran.test(b)) {
-            t.over("JSON floor / bare JSON floor: pre-loaded throughput", f, b, r -> r.preloadRate);
-            t.over("JSON floor / bare JSON floor: stream-thread CPU per record (pre-loaded)", f, b, r -> r.streamCpuUs);
+            rateAndCpu(t, "JSON floor / bare JSON floor", f, b);
         }
         s.append('\n');
+    }
+
+    /** The pre-loaded throughput and stream-thread CPU per record of {@code v} over {@code base}, same round. */
+    private static void rateAndCpu(E2eRatios t, String name, E2eVariant v, E2eVariant base) {
+        t.over(name + ": pre-loaded throughput", v, base, r -> r.preloadRate);
+        t.over(name + ": stream-thread CPU per record (pre-loaded)", v, base, r -> r.streamCpuUs);
     }
 }
