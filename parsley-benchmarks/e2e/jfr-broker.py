@@ -7,7 +7,7 @@ parse of each record's headers (DefaultRecord.readHeaders).
 
 The recording covers the whole run, warm-up included, for every variant the run had, so compare
 two runs of one variant each with the same record counts (docs/performance.md, "The output
-header's bytes").
+header: a step, not a slope").
 
 usage: jfr-broker.py broker.jfr [top-N]
 """
