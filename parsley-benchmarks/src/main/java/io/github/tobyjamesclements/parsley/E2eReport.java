@@ -34,7 +34,8 @@ final class E2eReport {
             twoSource(s, ratios);
             holdsTable(s, runs);
         }
-        if (ran(runs, E2eVariant.JSON_PARSLEY) || ran(runs, E2eVariant.JSON_FLOOR)) {
+        if (ran(runs, E2eVariant.JSON_PARSLEY) || ran(runs, E2eVariant.JSON_FLOOR)
+                || ran(runs, E2eVariant.JSON_FLOOR_BARE)) {
             E2eJsonRunner.ratios(s, ratios, v -> ran(runs, v));
         }
         E2ePreloadCost.section(s, ratios, runs);

@@ -154,6 +154,15 @@ class E2eReportTests {
     }
 
     @Test
+    void theBareJsonFloorAloneBesideThePlainJsonRunStillGetsItsSection() {
+        List<E2eRun> runs = List.of(run(E2eVariant.JSON_BASELINE, 1, 1000, 10, 4000),
+                run(E2eVariant.JSON_FLOOR_BARE, 1, 990, 10.5, 4100));
+
+        assertThat(report(runs)).contains("| Bare JSON floor / plain: pre-loaded throughput | 0.99 |")
+                .doesNotContain("| JSON floor / bare JSON floor:");
+    }
+
+    @Test
     void withoutTheJsonFloorTheJsonSectionHasNoFloorRows() {
         List<E2eRun> runs = List.of(run(E2eVariant.JSON_BASELINE, 1, 1000, 10, 4000),
                 run(E2eVariant.JSON_PARSLEY, 1, 720, 13.2, 5000));
