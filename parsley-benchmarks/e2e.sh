@@ -7,7 +7,8 @@
 #   parsley-benchmarks/e2e.sh -- --rounds 5 --rate 3000   # anything after -- goes to the harness
 #   parsley-benchmarks/e2e.sh --no-heap -- ...   # skips HeldHeapReport (deterministic; minutes on a busy machine)
 #
-# Harness modes (after --; docs/performance.md, "Realistic variant", "Compressed batches", "Scale" and "Restore"):
+# Harness modes (after --; docs/performance.md, "Realistic variant", "Compressed batches", "Scale", "Restore"
+# and "What a header costs Kafka"):
 #   --variants json-baseline,json-parsley       JSON orders/payments folded into a per-customer balance
 #   --variants json-baseline,json-floor,json-floor-bare   the JSON floor with and without its output header
 #   --variants baseline,floor,parsley           adds the floor: the plain copy plus a 32-byte vc header, a custom
@@ -16,6 +17,8 @@
 #   --restore 10000,100000                      restore N held records on an empty state dir (instead of rounds)
 #   --compression lz4                           compression.type of every producer, applications' and harness's
 #   --task-idle-ms -1                           max.task.idle.ms of every application (default: each its own)
+#   --header-cost 0,2,30,58 --records 500000    Kafka alone (no Streams): records with a vc header of each size
+#                                               sent and read back; clients' and broker's CPU (instead of rounds)
 #
 # It builds the harness (parsley-benchmarks, profile e2e) and a Kafka 4.1.2 broker classpath from
 # Maven artifacts (e2e/broker-pom.xml), formats a fresh KRaft log dir, starts the broker in its own

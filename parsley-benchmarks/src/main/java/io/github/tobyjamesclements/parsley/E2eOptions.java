@@ -35,6 +35,8 @@ final class E2eOptions {
     int instances = 1;
     /** Restore mode: held-record counts to restore, one restore run per count and variant; empty = off. */
     List<Integer> restoreSizes = List.of();
+    /** Header-cost mode: {@code vc} header sizes in bytes (0 = none), one phase per size and round; empty = off. */
+    List<Integer> headerSizes = List.of();
     /** The broker's process id, for the live phase's broker CPU ({@link E2eLiveCost}); 0 = unknown. */
     long brokerPid;
     /** {@code compression.type} of every producer, the applications' and the harness's alike. */
@@ -67,6 +69,7 @@ final class E2eOptions {
                 case "--threads" -> o.threads = positive(a, args[++i]);
                 case "--instances" -> o.instances = positive(a, args[++i]);
                 case "--restore" -> o.restoreSizes = Arrays.stream(args[++i].split(",")).map(n -> positive(a, n)).toList();
+                case "--header-cost" -> o.headerSizes = headerSizes(args[++i]);
                 case "--timeout" -> o.timeoutSeconds = positive(a, args[++i]);
                 case "--broker-pid" -> o.brokerPid = positive(a, args[++i]);
                 case "--compression" -> o.compression = compression(args[++i]);
@@ -76,14 +79,21 @@ final class E2eOptions {
                 default -> throw new IllegalArgumentException("Unknown option " + a + "\n" + usage());
             }
         }
-        if (o.bootstrap == null) {
+        o.validate();
+        return o;
+    }
+
+    private void validate() {
+        if (bootstrap == null) {
             throw new IllegalArgumentException("--bootstrap is required\n" + usage());
         }
-        if (o.records % 2 != 0 || o.paced % 4 != 0) {
+        if (!headerSizes.isEmpty() && !restoreSizes.isEmpty()) {
+            throw new IllegalArgumentException("--header-cost and --restore are separate modes; give one\n" + usage());
+        }
+        if (records % 2 != 0 || paced % 4 != 0) {
             throw new IllegalArgumentException("--records must be even and --paced a multiple of 4 (two-source"
                     + " pairs, two interleaved halves per skew mode)");
         }
-        return o;
     }
 
     private static int positive(String option, String value) {
@@ -98,6 +108,21 @@ final class E2eOptions {
                     + usage());
         }
         return n;
+    }
+
+    private static List<Integer> headerSizes(String value) {
+        List<Integer> sizes = Arrays.stream(value.split(",")).map(String::trim).map(v -> {
+            try {
+                return Integer.parseInt(v);
+            } catch (NumberFormatException e) {
+                return -1;
+            }
+        }).toList();
+        if (sizes.stream().anyMatch(n -> n < 0) || sizes.stream().distinct().count() != sizes.size()) {
+            throw new IllegalArgumentException("--header-cost takes distinct header sizes in bytes, each >= 0 (0: no"
+                    + " header), comma-separated, got '" + value + "'\n" + usage());
+        }
+        return sizes;
     }
 
     private static String compression(String codec) {
@@ -143,10 +168,13 @@ final class E2eOptions {
                 + " [--variants baseline,parsley,two-source,baseline-store,floor,json-baseline,json-parsley,json-floor,json-floor-bare]"
                 + " [--side-by-side]"
                 + " [--threads t] [--instances i] [--restore N1,N2,...] [--compression none|gzip|snappy|lz4|zstd]"
-                + " [--task-idle-ms -1|ms]\n"
+                + " [--task-idle-ms -1|ms] [--header-cost S1,S2,...]\n"
                 + "  --threads/--instances: stream threads per instance, instances per variant (one JVM, one broker)\n"
                 + "  --restore: instead of the rounds, per N and round: a Parsley stage holding N payments whose"
                 + " order is absent, and a plain Streams app with N store entries, each restarted on an empty"
-                + " state directory; time from start to RUNNING and to the first output";
+                + " state directory; time from start to RUNNING and to the first output\n"
+                + "  --header-cost: instead of the rounds, per round and size: records sent by a transactional"
+                + " producer with a vc header of that many bytes (0: none) and read back by a read_committed"
+                + " consumer, no Streams application; CPU per record of the clients and the broker";
     }
 }

@@ -79,21 +79,16 @@ final class EndToEndBenchmark {
         Instant started = Instant.now();
         double loadBefore = loadAverage();
         log("Options: records=%d paced=%d rate=%d rounds=%d partitions=%d keys=%d valueBytes=%d threads=%d"
-                + " instances=%d restore=%s compression=%s max.task.idle.ms=%s", options.records, options.paced,
-                options.rate, options.rounds, options.partitions, options.keys, options.valueBytes, options.threads,
-                options.instances, options.restoreSizes, options.compression,
+                + " instances=%d restore=%s header-cost=%s compression=%s max.task.idle.ms=%s", options.records,
+                options.paced, options.rate, options.rounds, options.partitions, options.keys, options.valueBytes,
+                options.threads, options.instances, options.restoreSizes, options.headerSizes, options.compression,
                 options.taskIdleMs == null ? "default" : options.taskIdleMs);
-        if (!options.restoreSizes.isEmpty()) {
-            List<E2eRestore.Result> results = new E2eRestore(options, admin, apps, topics, nonce).runAll();
-            StringBuilder setup = new StringBuilder();
-            E2eReport.setup(setup, options, started, Instant.now(), loadBefore, loadAverage());
-            return E2eRestoreReport.markdown(options, results, setup.toString());
-        }
         // Warm-up: JIT (the compiler threads get little CPU on a loaded machine) and broker; one run per
         // variant, discarded.
         int warmup = options.warmupRecords < 0 ? options.records / 4 * 2 : options.warmupRecords;
-        if (options.sideBySide) {
-            return sideBySide(started, loadBefore, warmup);
+        String otherMode = otherMode(started, loadBefore, warmup);
+        if (otherMode != null) {
+            return otherMode;
         }
         for (E2eVariant v : options.variants) {
             E2eRun w = run(v, 0, warmup, Math.max(4, warmup / 20 * 4));
@@ -111,6 +106,23 @@ final class EndToEndBenchmark {
         }
         double loadAfter = loadAverage();
         return E2eReport.markdown(options, runs, started, Instant.now(), loadBefore, loadAfter);
+    }
+
+    /** The report of the restore, header-cost or side-by-side mode if one was asked for, else null. */
+    private String otherMode(Instant started, double loadBefore, int warmup) throws Exception {
+        if (!options.restoreSizes.isEmpty()) {
+            List<E2eRestore.Result> results = new E2eRestore(options, admin, apps, topics, nonce).runAll();
+            StringBuilder setup = new StringBuilder();
+            E2eReport.setup(setup, options, started, Instant.now(), loadBefore, loadAverage());
+            return E2eRestoreReport.markdown(options, results, setup.toString());
+        }
+        if (!options.headerSizes.isEmpty()) {
+            List<E2eHeaderCost.Result> results = new E2eHeaderCost(options, admin, topics, nonce).runAll(warmup);
+            StringBuilder setup = new StringBuilder();
+            E2eReport.setup(setup, options, started, Instant.now(), loadBefore, loadAverage());
+            return E2eHeaderCostReport.markdown(options, results, setup.toString());
+        }
+        return options.sideBySide ? sideBySide(started, loadBefore, warmup) : null;
     }
 
     private String sideBySide(Instant started, double loadBefore, int warmup) {

@@ -123,4 +123,20 @@ class E2eOptionsTests {
                     .hasMessageContaining(bad.get(0)).hasMessageContaining("positive");
         }
     }
+
+    @Test
+    void headerCostSizesAreReadInTheirOrderAndAnythingButDistinctSizesOfZeroOrMoreIsRefused() {
+        assertThat(E2eOptions.parse(new String[] {"--bootstrap", "h:1", "--header-cost", "0, 2,58"}).headerSizes)
+                .containsExactly(0, 2, 58);
+        assertThat(E2eOptions.parse(new String[] {"--bootstrap", "h:1"}).headerSizes).as("off by default").isEmpty();
+
+        for (String bad : List.of("2,-1", "2,x", "2,2", "")) {
+            assertThatThrownBy(() -> E2eOptions.parse(new String[] {"--bootstrap", "h:1", "--header-cost", bad}))
+                    .as(bad).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("--header-cost")
+                    .hasMessageContaining("got '" + bad + "'");
+        }
+        assertThatThrownBy(() -> E2eOptions.parse(new String[] {"--bootstrap", "h:1", "--header-cost", "0,2",
+            "--restore", "10"})).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("--header-cost and --restore are separate modes");
+    }
 }
