@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -27,13 +28,18 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  * The header-cost mode ({@code --header-cost}): what Kafka alone spends on one record header of a
  * given size, with no Streams application in the way. Per round and size, in a rotating order, on a
  * fresh topic: one transactional producer sends the records as fast as it can, each with one
- * {@code vc} header of that many bytes (none for size 0; Kafka does not look inside a header's value,
- * so the bytes are opaque), committing every 100 ms as a Streams application does, while one
+ * {@code vc} header of that many bytes (none for size 0), committing every 100 ms as a Streams
+ * application does, while one
  * {@code read_committed} consumer reads them back and reads each header, as a downstream stage would.
  * It reports the CPU per record of the producer's and the consumer's threads, of the harness JVM
  * (both clients and their network threads) and of the broker, and each size's ratios over the first
  * size in the same round. A phase whose consumer reads other than every record with its header, or a
  * header of another size, fails the run.
+ *
+ * <p>Kafka does not look inside a header's value, but a compressing producer does: each value is
+ * a fixed pseudo-random pattern whose last four bytes carry the record's sequence number, as a
+ * stamp's topic and sender ids repeat from record to record while its offsets and sequence move.
+ * Each record gets its own array, as each of a stage's stamps does.
  */
 final class E2eHeaderCost {
 
@@ -105,6 +111,7 @@ final class E2eHeaderCost {
                 .mapToObj(p -> new TopicPartition(topic, p)).toList();
         reader.submit(() -> consumer.assign(partitions)).get();
         byte[] header = new byte[size];
+        new Random(size).nextBytes(header);
         long broker0 = E2eLiveCost.brokerCpuNanos(options.brokerPid);
         long harness0 = E2eLiveCost.harnessCpuNanos();
         long start = System.nanoTime();
@@ -134,7 +141,7 @@ final class E2eHeaderCost {
             ProducerRecord<byte[], byte[]> r = new ProducerRecord<>(topic, seq % options.partitions,
                     workload.key(seq), workload.value(E2eWorkload.PLAIN, 0, seq));
             if (header.length > 0) {
-                r.headers().add(CausalHeaders.CLOCK, header);
+                r.headers().add(CausalHeaders.CLOCK, stamp(header, seq));
             }
             producer.send(r);
             if (System.nanoTime() - committed >= COMMIT_EVERY_NANOS) {
@@ -144,6 +151,15 @@ final class E2eHeaderCost {
             }
         }
         producer.commitTransaction();
+    }
+
+    /** A copy of {@code pattern} whose last bytes (up to four) are those of {@code seq}, big-endian. */
+    static byte[] stamp(byte[] pattern, int seq) {
+        byte[] value = pattern.clone();
+        for (int i = 1; i <= Math.min(4, value.length); i++) {
+            value[value.length - i] = (byte) (seq >>> (8 * (i - 1)));
+        }
+        return value;
     }
 
     /** Runs on the reader thread: every record of the assigned partitions from the start, each header read. */
