@@ -43,16 +43,19 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  */
 final class E2eHeaderCost {
 
-    /** One phase: {@code records} sent and read back with headers of {@code size} bytes. */
+    /**
+     * One phase: {@code records} sent and read back with headers of {@code size} bytes; requests and
+     * fetches per 1,000 records, the producer's (produce and transaction requests) and the consumer's.
+     */
     record Result(int size, int round, double rate, double producerUs, double consumerUs, double harnessUs,
-            double brokerUs) {
+            double brokerUs, double requestsPerK, double fetchesPerK) {
         double machineUs() {
             return harnessUs + brokerUs;
         }
     }
 
-    /** What the consumer thread counted and spent. */
-    private record Read(long records, long headerBytes, long cpuNanos) {
+    /** What the consumer thread counted, spent and fetched. */
+    private record Read(long records, long headerBytes, long cpuNanos, double fetches) {
     }
 
     private static final long COMMIT_EVERY_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
@@ -116,9 +119,11 @@ final class E2eHeaderCost {
         long harness0 = E2eLiveCost.harnessCpuNanos();
         long start = System.nanoTime();
         long producer0 = THREADS.getCurrentThreadCpuTime();
+        double requests0 = E2eLiveCost.total(producer.metrics(), "producer-metrics", "request-total");
         Future<Read> read = reader.submit(() -> read(consumer, n));
         send(producer, topic, header, n);
         long producerNanos = THREADS.getCurrentThreadCpuTime() - producer0;
+        double requests = E2eLiveCost.total(producer.metrics(), "producer-metrics", "request-total") - requests0;
         // the reader stops at its own deadline; this one only guards against a reader that never returns
         Read got = read.get(options.timeoutSeconds + 30, TimeUnit.SECONDS);
         long wall = System.nanoTime() - start;
@@ -131,7 +136,7 @@ final class E2eHeaderCost {
                     + " carrying " + (long) n * size + " (a lost, duplicated or altered record)");
         }
         return new Result(size, round, n * 1e9 / wall, producerNanos / 1e3 / n, got.cpuNanos() / 1e3 / n,
-                harnessUs, brokerUs);
+                harnessUs, brokerUs, requests * 1e3 / n, got.fetches() * 1e3 / n);
     }
 
     private void send(KafkaProducer<byte[], byte[]> producer, String topic, byte[] header, int n) {
@@ -165,6 +170,7 @@ final class E2eHeaderCost {
     /** Runs on the reader thread: every record of the assigned partitions from the start, each header read. */
     private Read read(KafkaConsumer<byte[], byte[]> consumer, int n) {
         long cpu0 = THREADS.getCurrentThreadCpuTime();
+        double fetches0 = E2eLiveCost.total(consumer.metrics(), "consumer-fetch-manager-metrics", "fetch-total");
         consumer.seekToBeginning(consumer.assignment());
         long records = 0;
         long headerBytes = 0;
@@ -176,6 +182,8 @@ final class E2eHeaderCost {
                 records++;
             }
         }
-        return new Read(records, headerBytes, THREADS.getCurrentThreadCpuTime() - cpu0);
+        double fetches = E2eLiveCost.total(consumer.metrics(), "consumer-fetch-manager-metrics", "fetch-total")
+                - fetches0;
+        return new Read(records, headerBytes, THREADS.getCurrentThreadCpuTime() - cpu0, fetches);
     }
 }

@@ -13,15 +13,19 @@ import java.util.function.ToDoubleFunction;
  */
 final class E2eHeaderCostReport {
 
-    private record Measure(String name, ToDoubleFunction<E2eHeaderCost.Result> value) {
+    /** A column of the medians and a row of the ratios: its name, its medians' format and its value. */
+    private record Measure(String name, String format, ToDoubleFunction<E2eHeaderCost.Result> value) {
     }
 
-    private static final List<Measure> MEASURES = List.of(new Measure("rate", E2eHeaderCost.Result::rate),
-            new Measure("producer thread CPU per record", E2eHeaderCost.Result::producerUs),
-            new Measure("consumer thread CPU per record", E2eHeaderCost.Result::consumerUs),
-            new Measure("harness JVM CPU per record (both clients)", E2eHeaderCost.Result::harnessUs),
-            new Measure("broker CPU per record", E2eHeaderCost.Result::brokerUs),
-            new Measure("machine CPU per record (harness JVM + broker)", E2eHeaderCost.Result::machineUs));
+    private static final String CPU = "%.3f";
+    private static final List<Measure> MEASURES = List.of(new Measure("rate", "%,.0f", E2eHeaderCost.Result::rate),
+            new Measure("producer thread CPU per record", CPU, E2eHeaderCost.Result::producerUs),
+            new Measure("consumer thread CPU per record", CPU, E2eHeaderCost.Result::consumerUs),
+            new Measure("harness JVM CPU per record (both clients)", CPU, E2eHeaderCost.Result::harnessUs),
+            new Measure("broker CPU per record", CPU, E2eHeaderCost.Result::brokerUs),
+            new Measure("machine CPU per record (harness JVM + broker)", CPU, E2eHeaderCost.Result::machineUs),
+            new Measure("producer requests per record", "%.2f", E2eHeaderCost.Result::requestsPerK),
+            new Measure("consumer fetches per record", "%.2f", E2eHeaderCost.Result::fetchesPerK));
 
     private E2eHeaderCostReport() {
     }
@@ -34,20 +38,23 @@ final class E2eHeaderCostReport {
                 + " Streams application.%n%n", o.headerSizes, o.rounds, o.records, o.partitions, o.valueBytes,
                 o.compression));
         s.append("### Header-cost phases\n\n| Round | Header bytes | rec/s | Producer thread us/rec"
-                + " | Consumer thread us/rec | Harness JVM us/rec | Broker us/rec | Machine us/rec |\n"
-                + "|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+                + " | Consumer thread us/rec | Harness JVM us/rec | Broker us/rec | Machine us/rec"
+                + " | Producer requests /1k rec | Consumer fetches /1k rec |\n"
+                + "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         for (E2eHeaderCost.Result r : results) {
-            s.append(String.format(Locale.ROOT, "| %d | %d | %,.0f | %.3f | %.3f | %.3f | %.3f | %.3f |%n", r.round(),
-                    r.size(), r.rate(), r.producerUs(), r.consumerUs(), r.harnessUs(), r.brokerUs(), r.machineUs()));
+            s.append(String.format(Locale.ROOT, "| %d | %d | %,.0f | %.3f | %.3f | %.3f | %.3f | %.3f | %.2f | %.2f |%n",
+                    r.round(), r.size(), r.rate(), r.producerUs(), r.consumerUs(), r.harnessUs(), r.brokerUs(),
+                    r.machineUs(), r.requestsPerK(), r.fetchesPerK()));
         }
         s.append("\n### Medians by header size\n\n| Header bytes | rec/s | Producer thread us/rec"
-                + " | Consumer thread us/rec | Harness JVM us/rec | Broker us/rec | Machine us/rec |\n"
-                + "|---:|---:|---:|---:|---:|---:|---:|\n");
+                + " | Consumer thread us/rec | Harness JVM us/rec | Broker us/rec | Machine us/rec"
+                + " | Producer requests /1k rec | Consumer fetches /1k rec |\n"
+                + "|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         for (int size : o.headerSizes) {
             List<E2eHeaderCost.Result> of = results.stream().filter(r -> r.size() == size).toList();
             s.append("| ").append(size);
             for (Measure m : MEASURES) {
-                s.append(String.format(Locale.ROOT, m == MEASURES.get(0) ? " | %,.0f" : " | %.3f", median(of, m.value())));
+                s.append(" | ").append(String.format(Locale.ROOT, m.format(), median(of, m.value())));
             }
             s.append(" |\n");
         }

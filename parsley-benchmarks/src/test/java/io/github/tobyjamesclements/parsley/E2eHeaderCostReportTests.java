@@ -8,7 +8,7 @@ import org.junit.jupiter.api.Test;
 class E2eHeaderCostReportTests {
 
     private static E2eHeaderCost.Result result(int size, int round, double brokerUs) {
-        return new E2eHeaderCost.Result(size, round, 1000.0 / brokerUs, 0.5, 0.25, 1.0, brokerUs);
+        return new E2eHeaderCost.Result(size, round, 1000.0 / brokerUs, 0.5, 0.25, 1.0, brokerUs, brokerUs * 2, 1.5);
     }
 
     @Test
@@ -39,9 +39,10 @@ class E2eHeaderCostReportTests {
         String md = E2eHeaderCostReport.markdown(o, results, "");
 
         assertThat(md).contains("`vc` headers of [0, 58] bytes (0: none), 3 round(s)")
-                .contains("| 2 | 58 | 250 | 0.500 | 0.250 | 1.000 | 4.000 | 5.000 |")
-                .contains("| 0 | 500 | 0.500 | 0.250 | 1.000 | 2.000 | 3.000 |")
-                .contains("| 58 | 250 | 0.500 | 0.250 | 1.000 | 4.000 | 5.000 |")
+                .contains("| 2 | 58 | 250 | 0.500 | 0.250 | 1.000 | 4.000 | 5.000 | 8.00 | 1.50 |")
+                .contains("| 0 | 500 | 0.500 | 0.250 | 1.000 | 2.000 | 3.000 | 4.00 | 1.50 |")
+                .contains("| 58 | 250 | 0.500 | 0.250 | 1.000 | 4.000 | 5.000 | 8.00 | 1.50 |")
+                .contains("| 58 | producer requests per record | 2.00 / 1.33 / 4.50 |")
                 .contains("| 58 | broker CPU per record | 2.00 / 1.33 / 4.50 | **2.00** [1.33, 4.50] |");
     }
 
