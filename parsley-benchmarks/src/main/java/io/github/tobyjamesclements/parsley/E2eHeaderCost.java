@@ -29,12 +29,12 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  * given size, with no Streams application in the way. Per round and size, in a rotating order, on a
  * fresh topic: one transactional producer sends the records as fast as it can, each with one
  * {@code vc} header of that many bytes (none for size 0), committing every 100 ms as a Streams
- * application does, while one
- * {@code read_committed} consumer reads them back and reads each header, as a downstream stage would.
- * It reports the CPU per record of the producer's and the consumer's threads, of the harness JVM
- * (both clients and their network threads) and of the broker, and each size's ratios over the first
- * size in the same round. A phase whose consumer reads other than every record with its header, or a
- * header of another size, fails the run.
+ * application does, while one {@code read_committed} consumer reads them back and reads each header,
+ * as a downstream stage would. It reports the CPU per record of the producer's and the consumer's
+ * threads, of the harness JVM (both clients and their network threads) and of the broker, the
+ * producer's requests and the consumer's fetches per record, and each size's ratios over the first
+ * size in the same round. A phase whose consumer reads other than every record with its header, or
+ * a header of another size, fails the run.
  *
  * <p>Kafka does not look inside a header's value, but a compressing producer does: each value is
  * a fixed pseudo-random pattern whose last four bytes carry the record's sequence number, as a
