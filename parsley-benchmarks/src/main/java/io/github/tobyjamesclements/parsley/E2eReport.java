@@ -40,6 +40,7 @@ final class E2eReport {
         }
         E2ePreloadCost.section(s, ratios, runs);
         headerBytes(s, runs);
+        E2eOutputBytes.table(s, runs);
         return s.toString();
     }
 

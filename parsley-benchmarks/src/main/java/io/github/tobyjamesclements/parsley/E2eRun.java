@@ -77,6 +77,11 @@ final class E2eRun {
     String threadMetrics = "";
     /** Records (and transaction markers) written to the application's changelogs per input record. */
     double changelogPerRecord;
+    /**
+     * The output topic's bytes on the broker's disk per output record, over every phase: record
+     * batches, each record's framing and headers, and transaction markers; NaN if not read.
+     */
+    double outputBytesPerRecord = Double.NaN;
     double loadStart;
     double loadEnd;
     long duplicates;

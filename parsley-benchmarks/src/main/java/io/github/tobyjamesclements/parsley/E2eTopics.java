@@ -10,6 +10,7 @@ import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Predicate;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListOffsetsResult;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -72,14 +73,22 @@ final class E2eTopics {
 
     /** The bytes on disk of the application's changelog partitions (one broker); -1 if they cannot be read. */
     long changelogBytes(String id) {
+        return bytes(t -> t.startsWith(id + "-") && t.endsWith("-changelog"), "the changelogs of " + id);
+    }
+
+    /** The bytes on disk of {@code topic}'s partitions (one broker); -1 if they cannot be read. */
+    long topicBytes(String topic) {
+        return bytes(topic::equals, topic);
+    }
+
+    private long bytes(Predicate<String> topics, String what) {
         try {
             int broker = admin.describeCluster().nodes().get(30, TimeUnit.SECONDS).iterator().next().id();
             return admin.describeLogDirs(List.of(broker)).allDescriptions().get(30, TimeUnit.SECONDS).get(broker)
                     .values().stream().flatMap(d -> d.replicaInfos().entrySet().stream())
-                    .filter(e -> e.getKey().topic().startsWith(id + "-") && e.getKey().topic().endsWith("-changelog"))
-                    .mapToLong(e -> e.getValue().size()).sum();
+                    .filter(e -> topics.test(e.getKey().topic())).mapToLong(e -> e.getValue().size()).sum();
         } catch (Exception e) {
-            log("could not size the changelogs of %s: %s", id, e);
+            log("could not size %s: %s", what, e);
             return -1;
         }
     }

@@ -156,8 +156,12 @@ final class EndToEndBenchmark {
             log("run %s failed: %s", id, e);
             e.printStackTrace(System.out);
         } finally {
-            run.changelogPerRecord = topics.changelogRecords(id) / (double) (v.json ? records
-                    : v == E2eVariant.TWO_SOURCE ? records + 2L * paced : 2L * records + paced);
+            // every input record yields one output, so the inputs count the outputs too
+            double inputs = v.json ? records : v == E2eVariant.TWO_SOURCE ? records + 2L * paced
+                    : 2L * records + paced;
+            run.changelogPerRecord = topics.changelogRecords(id) / inputs;
+            long outputBytes = topics.topicBytes(id + "-out");
+            run.outputBytesPerRecord = outputBytes < 0 ? Double.NaN : outputBytes / inputs;
             topics.deleteAllOf(id);
             deleteRecursively(stateDir);
         }
