@@ -6,8 +6,8 @@ per-record validation of an uncompressed batch (LogValidator, DefaultRecord.read
 parse of each record's headers (DefaultRecord.readHeaders).
 
 The recording covers the whole run, warm-up included, for every variant the run had, so compare
-two runs of one variant each with the same record counts (docs/performance.md, "The output
-header: a step, not a slope").
+two runs of one variant (or one header-cost size) each with the same record counts
+(docs/performance.md, "The output header" and "What a header costs Kafka").
 
 usage: jfr-broker.py broker.jfr [top-N]
 """
@@ -26,6 +26,9 @@ STEPS = [
     ("fetch requests (KafkaApis.handleFetchRequest)", "KafkaApis.handleFetchRequest"),
     ("network threads' selector (Selector.poll)", "Selector.poll"),
 ]
+# Work of a produce request outside the log append: the response, the transaction check, the purgatory
+# (also callbacks a request's lambdas run, whose frames name handleProduceRequest without the class).
+PER_REQUEST = ("produce path outside the log append (per-request work)", "handleProduceRequest", "UnifiedLog.append")
 
 
 def frame_name(frame):
@@ -52,13 +55,16 @@ def main():
         for name, marker in STEPS:
             if any(marker in f for f in frames):
                 steps[name] += 1
+        name, marker, outside = PER_REQUEST
+        if any(marker in f for f in frames) and not any(outside in f for f in frames):
+            steps[name] += 1
     total = len(events)
     print(f"{path}: {total} execution samples\n")
     print("| Thread group | Samples | Share |\n|---|---:|---:|")
     for name, n in threads.most_common(top):
         print(f"| {name} | {n} | {n / total:.1%} |")
     print("\n| Step (samples whose stack passes through it) | Samples | Share |\n|---|---:|---:|")
-    for name, _ in STEPS:
+    for name, *_ in STEPS + [PER_REQUEST]:
         print(f"| {name} | {steps[name]} | {steps[name] / total:.1%} |")
     print("\n| Method (own samples) | Samples | Share |\n|---|---:|---:|")
     for name, n in own.most_common(top):

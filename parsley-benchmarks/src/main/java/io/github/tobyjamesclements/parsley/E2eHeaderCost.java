@@ -67,11 +67,12 @@ final class E2eHeaderCost {
     private final E2eWorkload workload;
     private final String nonce;
 
-    E2eHeaderCost(E2eOptions options, Admin admin, E2eTopics topics, String nonce) {
+    /** {@code workload} supplies the producer, keys and values: the binary records of the copies. */
+    E2eHeaderCost(E2eOptions options, Admin admin, E2eTopics topics, E2eWorkload workload, String nonce) {
         this.options = options;
         this.admin = admin;
         this.topics = topics;
-        this.workload = new E2eWorkload(options, false);
+        this.workload = workload;
         this.nonce = nonce;
     }
 

@@ -112,17 +112,21 @@ final class EndToEndBenchmark {
     private String otherMode(Instant started, double loadBefore, int warmup) throws Exception {
         if (!options.restoreSizes.isEmpty()) {
             List<E2eRestore.Result> results = new E2eRestore(options, admin, apps, topics, nonce).runAll();
-            StringBuilder setup = new StringBuilder();
-            E2eReport.setup(setup, options, started, Instant.now(), loadBefore, loadAverage());
-            return E2eRestoreReport.markdown(options, results, setup.toString());
+            return E2eRestoreReport.markdown(options, results, setup(started, loadBefore));
         }
         if (!options.headerSizes.isEmpty()) {
-            List<E2eHeaderCost.Result> results = new E2eHeaderCost(options, admin, topics, nonce).runAll(warmup);
-            StringBuilder setup = new StringBuilder();
-            E2eReport.setup(setup, options, started, Instant.now(), loadBefore, loadAverage());
-            return E2eHeaderCostReport.markdown(options, results, setup.toString());
+            List<E2eHeaderCost.Result> results = new E2eHeaderCost(options, admin, topics, workload, nonce)
+                    .runAll(warmup);
+            return E2eHeaderCostReport.markdown(options, results, setup(started, loadBefore));
         }
         return options.sideBySide ? sideBySide(started, loadBefore, warmup) : null;
+    }
+
+    /** The report's setup lines for a mode that has just ended. */
+    private String setup(Instant started, double loadBefore) {
+        StringBuilder setup = new StringBuilder();
+        E2eReport.setup(setup, options, started, Instant.now(), loadBefore, loadAverage());
+        return setup.toString();
     }
 
     private String sideBySide(Instant started, double loadBefore, int warmup) {
