@@ -6,7 +6,8 @@ application (stream-thread name prefix e2e-<nonce>-<variant>-r<round>):
   walking the stack from the leaf): JSON (the json-* variants), protocol-store writes (logged RocksDB store: RocksDB put plus
   the changelog send), output sends, Parsley's own code, consumer fetch, other;
 - Parsley's code split by where its step was (the node's receive or stamp, the door, the logic,
-  the header read, Kafka Streams' forward before the send), the first entry point from the leaf;
+  the header read, Kafka Streams' forward to the sink before the send, the processor's own step),
+  the first entry point from the leaf;
 - the methods with the most samples, inclusive and self.
 
 JFR keeps the 64 frames nearest the leaf (printed with --stack-depth 64).
@@ -41,6 +42,11 @@ STEPS = [
     ("header read", ("CausalHeaders.read",)),
     ("position feed and sweep", ("PositionFeed.", "PositionCapture.")),
     ("Kafka Streams' forward to the sink, before the send", ("ProcessorContextImpl.forward",)),
+    # Below the door's forward: building the output record and adding its stamp header.
+    ("door: output record and stamp header", ("StampingDoor.send",)),
+    # The processor's own step (metadata, the held entry, position checks). It must stop the walk:
+    # past it lies the source node's forward into the processor, which is not the forward to the sink.
+    ("host: the processor's step", ("CausalProcessor.",)),
 ]
 
 
