@@ -6,6 +6,8 @@
 #   parsley-benchmarks/e2e.sh --profile  # adds JFR recordings of the harness JVM and the broker (harness.jfr, broker.jfr)
 #   parsley-benchmarks/e2e.sh -- --rounds 5 --rate 3000   # anything after -- goes to the harness
 #   parsley-benchmarks/e2e.sh --no-heap -- ...   # skips HeldHeapReport (deterministic; minutes on a busy machine)
+#   parsley-benchmarks/e2e.sh --pin -- ...       # the broker on the last CPU, the harness JVM on the others (taskset):
+#                                                # the application no longer shares its cores with the broker
 #
 # Harness modes (after --; docs/performance.md, "Realistic variant", "Compressed batches", "Scale", "Restore"
 # and "What a header costs Kafka"):
@@ -34,12 +36,14 @@ WORK="$HERE/target/e2e"
 QUICK=0
 PROFILE=0
 HEAP=1
+PIN=0
 HARNESS_ARGS=()
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --quick) QUICK=1; HARNESS_ARGS+=(--quick) ;;
     --profile) PROFILE=1 ;;
     --no-heap) HEAP=0 ;;
+    --pin) PIN=1 ;;
     --) shift; HARNESS_ARGS+=("$@"); break ;;
     *) echo "unknown option $1 (harness options go after --)" >&2; exit 2 ;;
   esac
@@ -49,6 +53,20 @@ MVN_FLAGS=(-B -ntp -q ${E2E_MVN_FLAGS:-})
 TIMEOUT="${E2E_TIMEOUT:-$([[ $QUICK == 1 ]] && echo 600 || echo 1500)}"
 
 log() { echo "[e2e.sh $(date +%H:%M:%S)] $*"; }
+
+# --pin: the broker gets the last CPU to itself and the harness JVM (the application, its clients, the load
+# producer and the output reader) the rest, as where the broker runs on other machines.
+BROKER_CPUS=()
+HARNESS_CPUS=()
+if [[ $PIN == 1 ]]; then
+  CPUS="$(nproc)"
+  if [[ $CPUS -lt 2 ]] || ! command -v taskset >/dev/null; then
+    echo "--pin needs taskset and at least 2 CPUs (this machine: $CPUS)" >&2
+    exit 2
+  fi
+  BROKER_CPUS=(taskset -c "$((CPUS - 1))")
+  HARNESS_CPUS=(taskset -c "0-$((CPUS - 2))")
+fi
 
 # One run at a time: a run deletes $WORK (and its broker's log dir) when it starts and ends, so a
 # second run would pull the log dir from under the first one's broker.
@@ -136,7 +154,7 @@ if [[ $PROFILE == 1 ]]; then
 fi
 
 log "starting the broker on 127.0.0.1:$PORT (controller $CONTROLLER_PORT); log $WORK/broker.log"
-java -Xms"${E2E_BROKER_HEAP:-1g}" -Xmx"${E2E_BROKER_HEAP:-1g}" -XX:+UseG1GC ${BROKER_JFR[@]+"${BROKER_JFR[@]}"} \
+${BROKER_CPUS[@]+"${BROKER_CPUS[@]}"} java -Xms"${E2E_BROKER_HEAP:-1g}" -Xmx"${E2E_BROKER_HEAP:-1g}" -XX:+UseG1GC ${BROKER_JFR[@]+"${BROKER_JFR[@]}"} \
   -Dorg.slf4j.simpleLogger.defaultLogLevel=info -Dorg.slf4j.simpleLogger.showDateTime=true \
   -Dorg.slf4j.simpleLogger.log.kafka.log=warn -Dorg.slf4j.simpleLogger.log.org.apache.kafka.storage=warn \
   -cp "$BROKER_CP" kafka.Kafka "$WORK/server.properties" >>"$WORK/broker.log" 2>&1 &
@@ -161,7 +179,7 @@ log "broker ready (pid $BROKER_PID)"
 log "running EndToEndBenchmark (timeout ${TIMEOUT}s); progress below, results in $WORK/results.md"
 set +e
 timeout --signal=TERM --kill-after=30 "$TIMEOUT" \
-  java -Xms"${E2E_HARNESS_HEAP:-2g}" -Xmx"${E2E_HARNESS_HEAP:-2g}" -XX:+UseG1GC "${JFR[@]}" \
+  ${HARNESS_CPUS[@]+"${HARNESS_CPUS[@]}"} java -Xms"${E2E_HARNESS_HEAP:-2g}" -Xmx"${E2E_HARNESS_HEAP:-2g}" -XX:+UseG1GC "${JFR[@]}" \
   -Dorg.slf4j.simpleLogger.defaultLogLevel=warn -Dorg.slf4j.simpleLogger.logFile="$WORK/harness-clients.log" \
   -cp "$HARNESS_CP" io.github.tobyjamesclements.parsley.EndToEndBenchmark \
   --bootstrap "127.0.0.1:$PORT" --work "$WORK" --broker-pid "$BROKER_PID" ${HARNESS_ARGS[@]+"${HARNESS_ARGS[@]}"} | tee "$WORK/harness.out"
