@@ -6,7 +6,7 @@ application (stream-thread name prefix e2e-<nonce>-<variant>-r<round>):
   walking the stack from the leaf): JSON (the json-* variants), protocol-store writes (logged RocksDB store: RocksDB put plus
   the changelog send), output sends, Parsley's own code, consumer fetch, other;
 - Parsley's code split by where its step was (the node's receive or stamp, the door, the logic,
-  the header read, Kafka Streams' forward to the sink before the send, the processor's own step),
+  the header read, Kafka Streams' forward to the sink before the send, the processor's own code),
   the first entry point from the leaf;
 - the methods with the most samples, inclusive and self.
 
@@ -44,9 +44,9 @@ STEPS = [
     ("Kafka Streams' forward to the sink, before the send", ("ProcessorContextImpl.forward",)),
     # Below the door's forward: building the output record and adding its stamp header.
     ("door: output record and stamp header", ("StampingDoor.send",)),
-    # The processor's own step (metadata, the held entry, position checks). It must stop the walk:
+    # The processor's own code (metadata, the held entry, position checks, its punctuations). It must stop the walk:
     # past it lies the source node's forward into the processor, which is not the forward to the sink.
-    ("host: the processor's step", ("CausalProcessor.",)),
+    ("host: the processor's own code", ("CausalProcessor.",)),
 ]
 
 
