@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.processor.PunctuationType;
@@ -38,8 +39,9 @@ final class CausalProcessor implements Processor<byte[], byte[], byte[], byte[]>
     private Map<String, Channel> channelsByTopic;
     private TaskChannels channels;
     private PositionFeed positions;
-    /** One instance for every sweep: a lambda that captures {@code this} would be allocated per record. */
+    // one instance each: a lambda that captures this would be allocated per record
     private final PositionFeed.Advance advance = (c, position) -> handle(node.positionAdvance(c, position), null, -1);
+    private final Consumer<List<Delivery>> released = d -> handle(d, null, -1);
     private StampingDoor door;
     private LogicRunner logic;
     private StageMetrics metrics;
@@ -47,8 +49,8 @@ final class CausalProcessor implements Processor<byte[], byte[], byte[], byte[]>
     private PoisonRecords poison;
     private ArrivalChecks arrival;
     private DeliveryTracing tracing;
-    /** Whether this task consumes more than one channel: only then can an unstamped record be misordered. */
-    private boolean ordersAcrossChannels;
+    private HighWatermarkProbes probes;
+    private boolean ordersAcrossChannels; // more than one channel: only then can an unstamped record be misordered
     /** Decodes each record's stamp into one reused clock, naming the channels this task's headers name. */
     private StampReader stamps;
     private long replaysReported;
@@ -115,12 +117,10 @@ final class CausalProcessor implements Processor<byte[], byte[], byte[], byte[]>
         door = new StampingDoor(context, node, stage, catalog, channels.tickTopic, channels.tickChannel,
                 Assembly.soleSink(stage, channels.tickTopic, deadLetters != null));
         logic = new LogicRunner(stage, channels.sources, channels.tickChannel, foldStore);
+        probes = new HighWatermarkProbes(stage.name(), node, catalog);
     }
 
-    /**
-     * The consumer positions committed with the restored state, per channel (protocol.md §7.1): the
-     * node derives its frontiers from them. Broker-less test wiring has none.
-     */
+    /** The consumer positions committed with the restored state (§7.1); broker-less wiring has none. */
     private Map<Channel, Long> committedPositions(TaskChannels channels) {
         if (!catalog.brokerBacked()) {
             return Map.of();
@@ -186,6 +186,7 @@ final class CausalProcessor implements Processor<byte[], byte[], byte[], byte[]>
         handle(node.onRecord(entry), fed, md.offset());
         tracing.fed(channel, md.offset());
         sweepPositions();
+        probes.afterRecord(released);
         monitor.afterStep();
     }
 
@@ -260,6 +261,7 @@ final class CausalProcessor implements Processor<byte[], byte[], byte[], byte[]>
         long replays = node.replaysSkipped();
         metrics.replays(replays - replaysReported);
         replaysReported = replays;
+        probes.run(released);
         monitor.sweep();
     }
 

@@ -29,30 +29,26 @@ final class CausalNode {
     private final NodeState state;
     private final NodeSeams.Heads heads = new NodeHeads(this);
     private final BiConsumer<Channel, VectorClock> fold;
-    /** The cascade's reused collector: most calls deliver one record or none. */
-    private final List<Delivery> delivered = new ArrayList<>();
+    private final Gate.Probed probed;
+    private final List<Delivery> delivered = new ArrayList<>(); // the cascade's, reused: most calls deliver one or none
     /** The consumed channels in cascade order: the ring the cascade walks, and the gate's consumed set. */
     private final Channel[] order;
     private Channel lastConsumed; // found in order, which never changes: a run of its records skips the scan
-    /** The clock each send's stamp is built in, and the buffer it is written in ({@link #encodeSend}); never handed out. */
-    private final VectorClock sendClock = new VectorClock();
+    private final VectorClock sendClock = new VectorClock(); // each send's stamp is built in it, never handed out
     private final ClockWriter sendBytes = ClockWriter.scratch();
-    /** The sink topic of the last send, checked against the declaration only when it changes. */
-    private UUID lastSink;
+    private UUID lastSink; // the last send's sink topic, checked against the declaration only when it changes
     private long replaysSkipped;
     private long seqNormalisations;
 
-    /** A node that decides as the protocol specifies. */
     CausalNode(NodeConfig config, StateStore stateStore, BrokerOffsets brokerOffsets, Map<Channel, Long> committedPositions) {
         this(config, stateStore, brokerOffsets, committedPositions, NodeSeams.NONE);
     }
 
     /**
-     * Restores the node from the store, seeds its own outputs, reconciles a changed declaration and
-     * derives each consumed channel's frontier from {@code committedPositions} (protocol.md §7.1).
+     * Restores the node, seeds its own outputs, reconciles a changed declaration and derives each
+     * frontier from {@code committedPositions} (protocol.md §7.1).
      *
-     * @throws IllegalStateException when a sink cannot be resolved, a removed input still holds
-     *     records, a hold queue restores too few entries, or history has no committed position
+     * @throws IllegalStateException when init must fail closed (§7, §11)
      * @throws CorruptClockException when a stored clock cannot be decoded
      */
     CausalNode(NodeConfig config, StateStore stateStore, BrokerOffsets brokerOffsets,
@@ -63,6 +59,7 @@ final class CausalNode {
         this.order = config.consumed().toArray(new Channel[0]);
         this.state = new NodeState(config.nodeId(), stateStore, config.sequenceBlock(), seams);
         this.fold = state::foldChannelClock;
+        this.probed = state::probedDelivered;
         ProtocolStore.Scope recorded = state.recordedScope();
         Stamping.seedOwnOutputs(config, state, brokerOffsets, seams);
         if (recorded != null) {
@@ -76,7 +73,6 @@ final class CausalNode {
                 config.nodeId(), config.consumed(), config.sinkTopics().size(), held(), state.ownOutputs().offsets().size());
     }
 
-    // Receive path ------------------------------------------------------------------------
 
     /** Feeds one fetched record; returns what the gate released, in causal order. */
     List<Delivery> onRecord(InboundRecord r) {
@@ -126,14 +122,11 @@ final class CausalNode {
             state.advanceFrontier(c, position - 1);
             return cascadeAndFinish();
         }
-        return finish();
+        // a probed head on another channel may wait for this position (§3.9)
+        return state.anyProbeAnswered() ? cascadeAndFinish() : finish();
     }
 
-    /**
-     * Runs the gate over the heads, channel after channel in a ring, until every other channel was
-     * visited since the last change (protocol.md §3.3), then ends the call. A channel's own change
-     * cannot release its head: the gate ignores claims on the head's own channel.
-     */
+    /** The cascade (§3.3): the gate over the heads in a ring until every other channel was visited since the last change. */
     private List<Delivery> cascadeAndFinish() {
         int i = 0;
         for (int unchanged = 0; unchanged != order.length; i = i + 1 == order.length ? 0 : i + 1) {
@@ -161,10 +154,23 @@ final class CausalNode {
     /** The (seamed) gate's verdict on an entry of channel {@code c}, against the current state. */
     boolean deliverable(Channel c, HeldEntry entry) {
         return seams.deliverable(c, entry,
-                Gate.deliverable(c, entry.clock(), order, state.frontierClock(), state.marks()));
+                Gate.deliverable(c, entry.offset(), entry.clock(), order, state.frontierClock(), state.marks(), probed));
     }
 
-    // Stamp -------------------------------------------------------------------------------
+
+    /** Starts a probe a head wants ({@link NodeState#probesWanted}); read the high watermark after it (H7). */
+    Probes.Ticket startProbe(Channel partition) {
+        requireConsumed(partition, "Probe of an unconsumed channel");
+        return state.startProbe(partition);
+    }
+
+    /** A probe's answer; returns what it released. */
+    List<Delivery> probeAnswered(Probes.Ticket ticket, long highWatermark) {
+        seams.callStarts(fold);
+        state.probeAnswered(ticket, highWatermark);
+        return cascadeAndFinish();
+    }
+
 
     /** The single stamping site: the {@code vc} header value of a send to a concrete partition, built in a reused clock. */
     byte[] encodeSend(Channel destination) {
@@ -181,7 +187,7 @@ final class CausalNode {
         return ClockCodec.encode(stamp, config.senderId(), seq, sendBytes);
     }
 
-    /** {@link #encodeSend}, decoded as a consumer of the record reads it: for the simulator, tests and diagnostics. */
+    /** {@link #encodeSend}, decoded: for the simulator, tests and diagnostics. */
     SendStamp prepareSend(Channel destination) {
         return ClockCodec.decodeStamp(encodeSend(destination));
     }
@@ -206,11 +212,8 @@ final class CausalNode {
     }
 
     /**
-     * Queries the broker for the log starts of the stamp-side offset claims' channels (the truncation
-     * footprint, {@link NodeState#stampChannels()}) and truncates to them.
-     * Claims on topics that cannot be resolved are kept: only proven absence drops them.
-     *
-     * @return what the broker answered, for the host to report unresolved topics
+     * Truncates to the log starts of the truncation footprint ({@link NodeState#stampChannels()});
+     * claims on topics that cannot be resolved are kept. Returns what the broker answered.
      */
     BrokerOffsets.LogStarts truncateToLogStarts() {
         BrokerOffsets.LogStarts starts = seams.logStarts(state.stampChannels(), brokerOffsets);
@@ -218,7 +221,6 @@ final class CausalNode {
         return starts;
     }
 
-    // Diagnostics and views ---------------------------------------------------------------
 
     /** Every held head with its unmet claims; heads with none are omitted (protocol.md §13.3). */
     List<Gate.HeadExplanation> explainHeads() {
@@ -230,12 +232,12 @@ final class CausalNode {
         return state.resumePositions();
     }
 
-    /** The node's state, read by diagnostics and tests; changes go through the node's calls. */
+    /** Read by diagnostics and tests; changes go through the node's calls. */
     NodeState state() {
         return state;
     }
 
-    /** Records held on every channel; asked after every record (the hold monitor's idle check). */
+    /** Records held on every channel (the hold monitor's idle check). */
     int held() {
         return state.held();
     }
@@ -244,13 +246,13 @@ final class CausalNode {
         return state.held(c);
     }
 
-    /** The offset of a channel's queue head, or -1 when nothing is queued there. */
+    /** A channel's queue head's offset, or -1. */
     long heldHead(Channel c) {
         HeldEntry head = state.head(c);
         return head == null ? VectorClock.NOTHING : head.offset();
     }
 
-    /** The offset of a channel's last queued record, or -1 when nothing is queued there. */
+    /** A channel's last queued record's offset, or -1. */
     long heldTail(Channel c) {
         HeldEntry tail = state.tail(c);
         return tail == null ? VectorClock.NOTHING : tail.offset();
@@ -268,7 +270,7 @@ final class CausalNode {
         return state.frontier(c);
     }
 
-    /** The highest offset this node has received on a channel: the last held record's, or the frontier. */
+    /** The highest offset received on a channel: the last held record's, or the frontier. */
     long receivedThrough(Channel c) {
         return Math.max(frontier(c), heldTail(c));
     }

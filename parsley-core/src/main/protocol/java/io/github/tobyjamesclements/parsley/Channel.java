@@ -4,7 +4,8 @@ import java.util.Objects;
 import java.util.UUID;
 
 /**
- * A causal channel: one partition of one topic incarnation (protocol.md §1.1).
+ * A causal channel: one partition of one topic incarnation (protocol.md §1.1), or, as the key of a
+ * whole-topic sequence claim only (§1.2), every partition of one: {@link #wholeTopic}.
  *
  * <p>The topic is named by its broker-assigned id, never its name, so a topic deleted and
  * recreated under the same name is a different channel. Channels order by topic id under
@@ -17,20 +18,45 @@ import java.util.UUID;
  */
 final class Channel implements Comparable<Channel> {
 
+    /** The partition of a {@link #wholeTopic} key: below every real partition, so it sorts first in its topic. */
+    static final int WHOLE_TOPIC = -1;
+
     private final UUID topicId;
     private final int partition;
     private final long topicHigh;
     private final long topicLow;
 
     Channel(UUID topicId, int partition) {
-        Objects.requireNonNull(topicId, "topicId");
+        this(topicId, partition, false);
         if (partition < 0) {
             throw new IllegalArgumentException("Channel partition must be >= 0; partition=" + partition);
         }
+    }
+
+    private Channel(UUID topicId, int partition, boolean unchecked) {
+        Objects.requireNonNull(topicId, "topicId");
         this.topicId = topicId;
         this.partition = partition;
         this.topicHigh = topicId.getMostSignificantBits();
         this.topicLow = topicId.getLeastSignificantBits();
+    }
+
+    /**
+     * The key of a whole-topic sequence claim on {@code topicId} (protocol.md §1.2): it names every
+     * partition of the topic at once. Never a consumed channel, a sink or an offset claim's key.
+     */
+    static Channel wholeTopic(UUID topicId) {
+        return new Channel(topicId, WHOLE_TOPIC, true);
+    }
+
+    /** Whether this is a {@link #wholeTopic} key rather than one partition. */
+    boolean isWholeTopic() {
+        return partition == WHOLE_TOPIC;
+    }
+
+    /** Whether this channel is a partition of the same topic as {@code other}. */
+    boolean sameTopic(Channel other) {
+        return topicHigh == other.topicHigh && topicLow == other.topicLow;
     }
 
     UUID topicId() {
@@ -66,12 +92,12 @@ final class Channel implements Comparable<Channel> {
 
     /** The store-key form {@code <uuid>:<partition>} of protocol.md §1.1. */
     String key() {
-        return topicId + ":" + partition;
+        return topicId + ":" + (isWholeTopic() ? "*" : Integer.toString(partition));
     }
 
     /** The short form used in logs and exception messages. */
     @Override
     public String toString() {
-        return topicId.toString().substring(0, 8) + ":" + partition;
+        return topicId.toString().substring(0, 8) + ":" + (isWholeTopic() ? "*" : Integer.toString(partition));
     }
 }

@@ -23,6 +23,8 @@ final class ChannelCache {
 
     private final UUID[] topics;
     private final Channel[][] channels;
+    /** Per kept topic, its whole-topic key ({@link Channel#wholeTopic}), made on first use. */
+    private final Channel[] wholeTopics;
     private int size;
 
     ChannelCache() {
@@ -32,6 +34,7 @@ final class ChannelCache {
     private ChannelCache(int topics) {
         this.topics = new UUID[topics];
         this.channels = new Channel[topics][];
+        this.wholeTopics = new Channel[topics];
     }
 
     /** A cache holding {@code known} first, such as a task's own channels. */
@@ -69,6 +72,20 @@ final class ChannelCache {
         return c;
     }
 
+    /** The whole-topic key of {@code topic}: a kept instance when the topic is kept. */
+    Channel wholeTopic(UUID topic) {
+        int i = indexOf(topic.getMostSignificantBits(), topic.getLeastSignificantBits());
+        if (i < 0) {
+            return Channel.wholeTopic(topic);
+        }
+        Channel c = wholeTopics[i];
+        if (c == null) {
+            c = Channel.wholeTopic(topics[i]);
+            wholeTopics[i] = c;
+        }
+        return c;
+    }
+
     /** Keeps {@code c} itself, when its topic id is the one kept (or can be) and its partition is in bounds. */
     private void remember(Channel c) {
         UUID id = c.topicId();
@@ -76,7 +93,7 @@ final class ChannelCache {
         if (i < 0) {
             i = keep(id);
         }
-        if (i >= 0 && topics[i] == id && c.partition() < PARTITIONS) {
+        if (i >= 0 && topics[i] == id && !c.isWholeTopic() && c.partition() < PARTITIONS) {
             room(i, c.partition())[c.partition()] = c;
         }
     }

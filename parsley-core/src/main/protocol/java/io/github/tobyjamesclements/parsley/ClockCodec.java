@@ -4,11 +4,11 @@ import java.util.Objects;
 import java.util.UUID;
 
 /**
- * The clock wire format, version 2 (docs/wire-format.md; protocol.md §10.1, §16.7): the record's
+ * The clock wire format, version 3 (docs/wire-format.md; protocol.md §10.1, §16.7): the record's
  * sender tag and its dependency clock in one header value.
  *
  * <pre>
- * u8      version = 0x02
+ * u8      version = 0x03
  * varint  head = tag &lt;&lt; 2 | offsetFlag &lt;&lt; 1 | seqFlag
  *         tag: 0 = untagged, else the sender's task number + 1, then 8 B stage id, varint seq
  * only when offsetFlag: topic groups (ascending signed UUID order), each 16 B topic id, then
@@ -18,17 +18,22 @@ import java.util.UUID;
  *     entryCount &lt;&lt; 2       sparse: any other group (count &gt; 1); per entry (ascending), varint partition, varint offset
  *   offset: the group's first watermark as is, each later one as the zigzag of its difference
  *   from the one before (in 63 bits: {@link ClockLayout#offsetDelta})
- * only when seqFlag: varint seqChannelCount (&gt; 0),
- *   per channel (ascending): 16 B topic id, varint partition, varint senderCount (&gt; 0),
- *     per sender (ascending: stage id signed, then task): 8 B stage id, varint task, varint seqWatermark
+ * only when seqFlag: sequence channel groups (ascending: topic id, then partition, the whole topic first), each
+ *   16 B topic id, varint channel = (0 for the whole topic, else partition + 1) &lt;&lt; 1 | (1 when another follows),
+ *   then stage groups (ascending stage id, signed), each 8 B stage id and
+ *   varint  stage = shape &lt;&lt; 1 | (1 when another stage group follows), shape:
+ *     taskCount &lt;&lt; 1 | 1    dense: the tasks are exactly 0..taskCount-1; per task, varint seq
+ *     taskCount &lt;&lt; 1        sparse: any other run (count &gt; 0); per task (ascending), varint task, varint seq
+ *   seq: the stage group's first watermark as is, each later one as the zigzag of its difference, like offsets
  * </pre>
  *
  * <p>The bits above save the bytes a typical stamp would otherwise spend on structure: the head's
- * flags and each group's last bit stand where a topic count would, a stamp without sequence claims
- * writes no sequence count, a topic whose every partition up to the highest is claimed (a fan-in of
+ * flags and each group's last bit stand where a count would, a stamp without sequence claims
+ * writes no sequence section, a topic whose every partition up to the highest is claimed (a fan-in of
  * a whole topic) writes no partition numbers, and a group of one entry, the commonest, carries its
- * partition in its header. Every section
- * still says where it ends, so a stamp cut short is refused rather than read as fewer claims. A
+ * partition in its header. A stage's tasks are grouped the same way: the stage id once, then its
+ * tasks' watermarks, which rise together. Every section still says where it ends, so a stamp cut
+ * short is refused rather than read as fewer claims. A
  * topic's partitions usually advance together, so after its first watermark a group writes
  * differences: a byte or two where the offsets themselves take three to five. Where partitions lie
  * far apart, a difference can take one byte more than the larger watermark; docs/wire-format.md
@@ -36,12 +41,17 @@ import java.util.UUID;
  *
  * <p>Varints are unsigned LEB128 holding non-negative values (at most 63 bits; partitions and
  * task numbers at most 31). Decoding is strict, so that every stamp has exactly one encoding:
- * anything else, including any other version, raises {@link CorruptClockException}. Clocks in the
- * protocol store use the same layout, always untagged.
+ * anything else, including any other version, raises {@link CorruptClockException}. Version 2, the
+ * layout before whole-topic claims and stage groups, is still read (its sequence section named one
+ * partition and listed every sender whole), so that stores and records written by the previous
+ * build restore and deliver; it is never written. Clocks in the protocol store use the same layout,
+ * always untagged.
  */
 final class ClockCodec {
 
-    static final byte VERSION = 0x02;
+    static final byte VERSION = 0x03;
+    /** The previous layout, still read (class comment). */
+    static final byte VERSION_2 = 0x02;
 
     private ClockCodec() {
     }
@@ -87,7 +97,7 @@ final class ClockCodec {
         }
         writeOffsets(out, clock);
         if (clock.seqCount() > 0) {
-            writeSeqs(out, clock);
+            SequenceSection.write(out, clock);
         }
     }
 
@@ -113,21 +123,6 @@ final class ClockCodec {
                     out.varint(clock.channel(i).partition());
                 }
                 out.varint(ClockLayout.offsetValue(clock, from, i));
-            }
-        }
-    }
-
-    private static void writeSeqs(ClockWriter out, VectorClock clock) {
-        out.varint(ClockLayout.seqChannelCount(clock));
-        for (int from = 0, to; from < clock.seqCount(); from = to) {
-            to = ClockLayout.seqChannelEnd(clock, from);
-            Channel c = clock.seqKey(from).channel();
-            out.uuid(c.topicId());
-            out.varint(c.partition());
-            out.varint(to - from);
-            for (int i = from; i < to; i++) {
-                out.sender(clock.seqKey(i).sender());
-                out.varint(clock.seqAt(i));
             }
         }
     }
@@ -169,8 +164,9 @@ final class ClockCodec {
         }
         ClockReader in = new ClockReader(bytes);
         int version = in.u8();
-        if (version != VERSION) {
-            throw new CorruptClockException("Unknown clock version " + version + "; this build reads version " + VERSION);
+        if (version != VERSION && version != VERSION_2) {
+            throw new CorruptClockException("Unknown clock version " + version + "; this build reads versions "
+                    + VERSION_2 + " and " + VERSION);
         }
         int at = in.position();
         long head = in.varint();
@@ -187,7 +183,11 @@ final class ClockCodec {
             readOffsets(in, clock, channels);
         }
         if ((head & 1) == 1) {
-            readSeqs(in, clock, channels);
+            if (version == VERSION) {
+                SequenceSection.read(in, clock, channels);
+            } else {
+                SequenceSection.readVersion2(in, clock, channels);
+            }
         }
         if (in.remaining() != 0) {
             throw new CorruptClockException(in.remaining() + " trailing bytes after clock");
@@ -263,36 +263,6 @@ final class ClockCodec {
         if (previous.partition() == entries - 1) {
             throw new CorruptClockException("Offset topic group of partitions 0.." + (entries - 1)
                     + " not in dense form at byte " + at);
-        }
-    }
-
-    /** The sequence section: channels in ascending order, each with a non-empty, ascending run of senders. */
-    private static void readSeqs(ClockReader in, VectorClock clock, ChannelCache cache) {
-        int at = in.position();
-        long channels = in.count(18);
-        if (channels == 0) {
-            throw new CorruptClockException("Empty sequence section at byte " + at + "; the flag says one follows");
-        }
-        SeqKey previousKey = null;
-        Channel previousChannel = null;
-        for (long ch = 0; ch < channels; ch++) {
-            Channel c = cache.channel(cache.topic(in.long64(), in.long64()), in.partition());
-            if (previousChannel != null && previousChannel.compareTo(c) >= 0) {
-                throw new CorruptClockException("Sequence channels unsorted or duplicated at " + c);
-            }
-            previousChannel = c;
-            long senders = in.count(10);
-            if (senders == 0) {
-                throw new CorruptClockException("Empty sequence channel group at " + c);
-            }
-            for (long i = 0; i < senders; i++) {
-                SeqKey k = new SeqKey(c, in.sender());
-                if (previousKey != null && previousKey.compareTo(k) >= 0) {
-                    throw new CorruptClockException("Sequence entries unsorted or duplicated at " + k);
-                }
-                clock.advanceSeq(k, in.varint());
-                previousKey = k;
-            }
         }
     }
 }

@@ -3,7 +3,7 @@ package io.github.tobyjamesclements.parsley;
 import java.util.UUID;
 
 /**
- * The shape of a clock's encoding in wire format version 2 (docs/wire-format.md): where its
+ * The shape of a clock's encoding in wire format version 3 (docs/wire-format.md): where its
  * topic groups and sequence channels begin and end, each topic group's header, and the exact
  * size in bytes, so the encoder writes into an array of the right length and never copies; and an
  * upper bound of that size from the claim counts alone, for the send path's reused buffer.
@@ -92,15 +92,6 @@ final class ClockLayout {
         return true;
     }
 
-    /** The number of sequence channel groups: channels named by sequence claims. */
-    static int seqChannelCount(VectorClock clock) {
-        int n = 0;
-        for (int from = 0; from < clock.seqCount(); from = seqChannelEnd(clock, from)) {
-            n++;
-        }
-        return n;
-    }
-
     /** The index after the last sequence claim on the channel of claim {@code from}. */
     static int seqChannelEnd(VectorClock clock, int from) {
         Channel channel = clock.seqKey(from).channel();
@@ -111,19 +102,52 @@ final class ClockLayout {
         return to;
     }
 
+    /** The index after the last claim, before {@code to}, of the stage of claim {@code from}: the end of its stage group. */
+    static int stageEnd(VectorClock clock, int from, int to) {
+        long stage = clock.seqKey(from).sender().getMostSignificantBits();
+        int end = from + 1;
+        while (end < to && clock.seqKey(end).sender().getMostSignificantBits() == stage) {
+            end++;
+        }
+        return end;
+    }
+
+    /**
+     * The shape of the stage group of claims {@code [from, to)}: dense ({@code n << 1 | 1}) when its
+     * tasks are exactly 0 to n-1, else sparse ({@code n << 1}).
+     */
+    static long stageShape(VectorClock clock, int from, int to) {
+        boolean dense = true;
+        for (int i = from; i < to && dense; i++) {
+            dense = clock.seqKey(i).sender().getLeastSignificantBits() == i - from;
+        }
+        return ((long) (to - from) << 1) | (dense ? 1 : 0);
+    }
+
+    /** A sequence channel group's partition field: 0 for a whole-topic claim, else the partition plus one. */
+    static long seqPartitionField(Channel c) {
+        return c.isWholeTopic() ? 0 : (long) c.partition() + 1;
+    }
+
+    /** The varint a stage group beginning at claim {@code from} writes for its claim {@code i}, as {@link #offsetValue} does. */
+    static long seqValue(VectorClock clock, int from, int i) {
+        return i == from ? clock.seqAt(i) : offsetDelta(clock.seqAt(i - 1), clock.seqAt(i));
+    }
+
     private static int seqBytes(VectorClock clock) {
-        if (clock.seqCount() == 0) {
-            return 0;
-        }
         int bytes = 0;
-        int channels = 0;
-        for (int from = 0, to; from < clock.seqCount(); from = to, channels++) {
+        for (int from = 0, to; from < clock.seqCount(); from = to) {
             to = seqChannelEnd(clock, from);
-            bytes += TOPIC_ID_BYTES + varintSize(clock.seqKey(from).channel().partition()) + varintSize(to - from);
-        }
-        bytes += varintSize(channels);
-        for (int i = 0; i < clock.seqCount(); i++) {
-            bytes += STAGE_ID_BYTES + varintSize(clock.seqKey(i).sender().getLeastSignificantBits()) + varintSize(clock.seqAt(i));
+            bytes += TOPIC_ID_BYTES + varintSize(seqPartitionField(clock.seqKey(from).channel()) << 1);
+            for (int sFrom = from, sTo; sFrom < to; sFrom = sTo) {
+                sTo = stageEnd(clock, sFrom, to);
+                long shape = stageShape(clock, sFrom, sTo);
+                bytes += STAGE_ID_BYTES + varintSize(shape << 1);
+                for (int i = sFrom; i < sTo; i++) {
+                    bytes += varintSize(seqValue(clock, sFrom, i))
+                            + ((shape & 1) == 0 ? varintSize(clock.seqKey(i).sender().getLeastSignificantBits()) : 0);
+                }
+            }
         }
         return bytes;
     }

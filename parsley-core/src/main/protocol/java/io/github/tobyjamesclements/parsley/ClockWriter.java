@@ -57,16 +57,6 @@ final class ClockWriter {
         long64(id.getLeastSignificantBits());
     }
 
-    /** A sender id: its stage id as eight bytes, then its task number as a varint (wire-format.md). */
-    void sender(UUID sender) {
-        if (!Senders.compact(sender)) {
-            throw new IllegalArgumentException("Not a sender id: the least significant half must be a task number"
-                    + " in [0, 2147483647]; sender=" + sender);
-        }
-        long64(sender.getMostSignificantBits());
-        varint(sender.getLeastSignificantBits());
-    }
-
     /** Eight bytes, big-endian, in one store: topic ids and stage ids are a third of a typical stamp. */
     void long64(long v) {
         BIG_ENDIAN_LONGS.set(buf, count, v);

@@ -123,6 +123,16 @@ interface NodeSeams {
      * A consumed channel's frontier derived at init (§7.1); {@code derived} is the honest one, from
      * the queue head or else the committed position ({@code committedPosition}, −1 when none).
      */
+    /** Whether a probe's answer counts for a head (§3.9): the honest node asks that the head arrived before it started. */
+    default boolean probeCovers(Probes.Ticket ticket, Channel own, long offset) {
+        return ticket.covers(own, offset);
+    }
+
+    /** Whether a probe's answer waits for the sender's queued records (§3.9): the honest node does. */
+    default boolean probeReadsQueue() {
+        return true;
+    }
+
     default long derivedFrontier(Channel c, long derived, long committedPosition) {
         return derived;
     }

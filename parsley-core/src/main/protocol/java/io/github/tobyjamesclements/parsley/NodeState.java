@@ -2,6 +2,7 @@ package io.github.tobyjamesclements.parsley;
 
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -52,12 +53,30 @@ final class NodeState {
     private final VectorClock sinkEnds = new VectorClock();
     /** The sum of the queues' sizes; only {@link #hold} and {@link #deliverHead} change a size. */
     private int heldCount;
-    /** The last issued send sequence per destination, as a clock: issued per send without boxing. */
+    /**
+     * The last issued send sequence per destination channel, as a clock: issued per send without
+     * boxing. Sequences are counted per sink topic (§6.2), so a destination's are increasing with gaps.
+     */
     private final VectorClock sendSeq = new VectorClock();
-    /** The reserved ceiling per destination (§6.2), as a clock: read per send without boxing. */
-    private final VectorClock reservedSeq = new VectorClock();
-    /** The ceilings restored at init: sends at or below them are a prior incarnation's. */
+    /**
+     * Per destination channel, the sequence its store key {@code sq/<ch>} holds, or nothing when it
+     * has none: written at the first send there, it says that this node sent there (§6.4).
+     */
+    private final VectorClock sentMark = new VectorClock();
+    /** Per destination channel, its restored {@code sq/<ch>}: {@code >= 0} exactly when an earlier incarnation committed a send there. */
     private final VectorClock baselineSeq = new VectorClock();
+    /** The last issued sequence per sink topic, keyed by its {@link Channel#wholeTopic} key. */
+    private final VectorClock topicSeq = new VectorClock();
+    /** The reserved ceiling per sink topic (§6.2), keyed like {@link #topicSeq}. */
+    private final VectorClock reservedSeq = new VectorClock();
+    /** Per sink topic, the highest sequence restored at init: sends at or below it are a prior incarnation's. */
+    private final VectorClock topicBaseline = new VectorClock();
+    /** The last destination's topic key, found again only when the destination's topic changes. */
+    private Channel lastTopicKey;
+    /** Whole-topic keys by topic, one instance each: the stamp's own claims and normalisation look them up per send. */
+    private final Map<UUID, Channel> topicKeys = new HashMap<>();
+    /** This node's own whole-topic claim key per sink topic. */
+    private final Map<Channel, SeqKey> ownTopicKeys = new HashMap<>();
     private final int sequenceBlock;
     private final NodeSeams seams;
     private final Map<SeqKey, ProtocolStore.Mark> marks;
@@ -75,6 +94,8 @@ final class NodeState {
      * merges it again.
      */
     private VectorClock stampClocks;
+    /** The high-watermark probes whole-topic claims wait on (§3.9); memory only. */
+    private final Probes probes = new Probes();
     /** The entry held in this call whose clock is still the caller's ({@link #holdBorrowing}); its channel names its queue. */
     private HeldEntry borrowed;
 
@@ -95,10 +116,7 @@ final class NodeState {
         store.floors(deliveredOn).forEach(frontier::advanceTo);
         deliveredOn.forEach(c -> entry(c).delivered = true);
         store.channelClocks().forEach((c, cc) -> entry(c).clock = cc);
-        Map<Channel, Long> ceilings = store.sendSeqs();
-        ceilings.forEach(sendSeq::advanceTo);
-        ceilings.forEach(reservedSeq::advanceTo);
-        ceilings.forEach(baselineSeq::advanceTo);
+        store.sendSeqs().forEach(this::restoreSequence);
         this.sequenceBlock = sequenceBlock;
         this.seams = seams;
         this.marks = store.marks();
@@ -109,6 +127,25 @@ final class NodeState {
         });
         this.carried = store.carried();
         this.marksView = Collections.unmodifiableMap(marks);
+    }
+
+    /**
+     * Restores one {@code sq/} key (§6.2): a topic's reserved ceiling, or a destination's mark of
+     * having been sent to. Both bound the topic's committed sequences, so the first send of this
+     * incarnation is issued above all of them. A destination's key written by earlier builds, which
+     * counted sequences per destination, holds that destination's ceiling: it bounds them too.
+     */
+    private void restoreSequence(Channel c, long value) {
+        Channel topic = c.isWholeTopic() ? c : Channel.wholeTopic(c.topicId());
+        if (c.isWholeTopic()) {
+            reservedSeq.advanceTo(c, value);
+        } else {
+            sendSeq.advanceTo(c, value);
+            sentMark.advanceTo(c, value);
+            baselineSeq.advanceTo(c, value);
+        }
+        topicSeq.advanceTo(topic, value);
+        topicBaseline.advanceTo(topic, value);
     }
 
     // Scope and steps -----------------------------------------------------------------------
@@ -256,6 +293,70 @@ final class NodeState {
 
     ProtocolStore.Mark mark(SeqKey k) {
         return marks.get(k);
+    }
+
+    // Probes (§3.9) -----------------------------------------------------------------------
+
+    /**
+     * Whether a probe shows every record {@code sender} sent to {@code partition} at or below
+     * {@code seq} delivered, for a head at {@code offset} of {@code own}: a probe started after the
+     * head arrived was answered with a high watermark, everything below it was fetched or skipped
+     * here, and no record of the sender at or below the sequence is still queued. When none does,
+     * asks for one.
+     */
+    boolean probedDelivered(Channel partition, UUID sender, long seq, Channel own, long offset) {
+        Probes.Answer a = probes.answer(partition);
+        if (a != null && seams.probeCovers(a.ticket(), own, offset) && positionKnown(partition) >= a.highWatermark()
+                && !queuedAtOrBelow(partition, sender, seq)) {
+            return true;
+        }
+        probes.want(partition);
+        return false;
+    }
+
+    /** Whether a record of {@code sender} at or below {@code seq} is queued on {@code c}: the first of its records there tells. */
+    private boolean queuedAtOrBelow(Channel c, UUID sender, long seq) {
+        HoldQueue q = queue(c);
+        if (q == null || !seams.probeReadsQueue()) {
+            return false;
+        }
+        for (var it = q.iterator(); it.hasNext();) {
+            HeldEntry e = it.next();
+            if (sender.equals(e.sender())) {
+                return e.seq() <= seq;
+            }
+        }
+        return false;
+    }
+
+    /** The partitions a held head wants a probe of. */
+    Set<Channel> probesWanted() {
+        return probes.wanted();
+    }
+
+    /**
+     * Starts a probe of a consumed partition, noting how far every consumed channel had arrived: below
+     * the known position, and at or below the last queued record and the frontier (a restored queue
+     * arrived in an earlier incarnation).
+     */
+    Probes.Ticket startProbe(Channel partition) {
+        Map<Channel, Long> arrived = new TreeMap<>();
+        inputs.forEach((c, in) -> {
+            long below = Math.max(in.positionKnown, frontier(c) + 1);
+            if (in.queue != null && !in.queue.isEmpty()) {
+                below = Math.max(below, in.queue.tail().offset() + 1);
+            }
+            arrived.put(c, Math.max(0L, below));
+        });
+        return probes.start(partition, arrived);
+    }
+
+    void probeAnswered(Probes.Ticket ticket, long highWatermark) {
+        probes.answered(ticket, highWatermark);
+    }
+
+    boolean anyProbeAnswered() {
+        return probes.anyAnswered();
     }
 
     /** The frontier itself, for the gate, which only reads it. */
@@ -535,26 +636,67 @@ final class NodeState {
     // Send sequences ----------------------------------------------------------------------
 
     /**
-     * Issues the next send sequence of a destination (§6.2). The store holds a reserved ceiling,
-     * not the last issued sequence: a sequence above the ceiling first reserves the next block, written
-     * with the step that issues it (at the next persist, before its commit).
+     * Issues the next send sequence of a destination (§6.2), from its topic's counter. The store holds
+     * the topic's reserved ceiling, not the last issued sequence: a sequence above the ceiling first
+     * reserves the next block, written with the step that issues it (at the next persist, before its
+     * commit). The first send to a destination also writes the destination's own key, which tells a
+     * later incarnation that this node sent there (§6.4).
      *
      * @throws IllegalStateException when the sequence would not grow (it overflowed)
      */
     long issueSendSeq(Channel destination) {
-        long next = sendSeq.incrementOffset(destination);
+        Channel topic = topicKey(destination);
+        long next = topicSeq.incrementOffset(topic);
         if (next == VectorClock.NOTHING) {
-            throw new IllegalStateException("Send sequence would not grow; node=" + nodeId + ", channel="
-                    + destination + ", last issued=" + Long.MAX_VALUE + "; the sequence space of this channel is"
+            throw new IllegalStateException("Send sequence would not grow; node=" + nodeId + ", topic="
+                    + topic + ", last issued=" + Long.MAX_VALUE + "; the sequence space of this topic is"
                     + " exhausted: reset the application's state (fail closed)");
         }
-        long reserved = reservedSeq.offset(destination);
-        long ceiling = seams.sequenceCeiling(destination, next, reserved, sequenceBlock);
+        long reserved = reservedSeq.offset(topic);
+        long ceiling = seams.sequenceCeiling(topic, next, reserved, sequenceBlock);
         if (ceiling != reserved) {
-            reservedSeq.raiseOffset(destination, ceiling);
-            store.putSendSeq(destination, ceiling);
+            reservedSeq.raiseOffset(topic, ceiling);
+            store.putSendSeq(topic, ceiling);
+        }
+        sendSeq.raiseOffset(destination, next);
+        if (sentMark.offset(destination) == VectorClock.NOTHING) {
+            sentMark.raiseOffset(destination, next);
+            store.putSendSeq(destination, next);
         }
         return next;
+    }
+
+    /** The whole-topic key of a destination's topic, kept from the last send. */
+    Channel topicKey(Channel destination) {
+        Channel k = lastTopicKey;
+        if (k == null || !k.sameTopic(destination)) {
+            k = topicKeyOf(destination);
+            lastTopicKey = k;
+        }
+        return k;
+    }
+
+    /** The whole-topic key of {@code c}'s topic, one instance per topic. */
+    Channel topicKeyOf(Channel c) {
+        if (c.isWholeTopic()) {
+            return c;
+        }
+        return topicKeys.computeIfAbsent(c.topicId(), Channel::wholeTopic);
+    }
+
+    /** The key of {@code self}'s whole-topic claim on {@code topic}, built once per topic. */
+    SeqKey ownTopicKey(Channel topic, UUID self) {
+        SeqKey k = ownTopicKeys.get(topic);
+        if (k == null || !k.sender().equals(self)) {
+            k = new SeqKey(topic, self);
+            ownTopicKeys.put(topic, k);
+        }
+        return k;
+    }
+
+    /** The highest sequence restored at init for a sink topic: sends at or below it are a prior incarnation's. */
+    long topicBaseline(Channel topicKey) {
+        return topicBaseline.offset(topicKey);
     }
 
     /** A read-only copy of the last issued sequence per destination. */
@@ -586,12 +728,15 @@ final class NodeState {
         return k;
     }
 
-    /** The ceiling restored at init for a destination: sends at or below it are a prior incarnation's. */
+    /**
+     * The sequence restored at init for a destination, {@code >= 0} exactly when an earlier
+     * incarnation committed a send there (§6.4).
+     */
     long baselineSeq(Channel c) {
         return baselineSeq.offset(c);
     }
 
-    /** A read-only copy of the ceilings restored at init. */
+    /** A read-only copy of the per-destination sequences restored at init. */
     Map<Channel, Long> baselineSeqs() {
         return baselineSeq.offsets();
     }

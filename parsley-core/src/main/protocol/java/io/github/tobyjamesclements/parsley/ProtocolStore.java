@@ -93,7 +93,9 @@ final class ProtocolStore {
         if (colon <= 0) {
             throw new IllegalStateException("Malformed channel in protocol store key; key part='" + text + "'");
         }
-        return new Channel(UUID.fromString(text.substring(0, colon)), Integer.parseInt(text.substring(colon + 1)));
+        UUID topic = UUID.fromString(text.substring(0, colon));
+        String partition = text.substring(colon + 1);
+        return partition.equals("*") ? Channel.wholeTopic(topic) : new Channel(topic, Integer.parseInt(partition));
     }
 
     // Writes ------------------------------------------------------------------------------

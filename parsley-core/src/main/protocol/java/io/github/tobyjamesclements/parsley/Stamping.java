@@ -48,10 +48,14 @@ final class Stamping {
             if (k.sender().equals(self)) {
                 normalizeOwn(stamp, state, k);
                 changed++;
-            } else {
+            } else if (!k.channel().isWholeTopic()) {
                 ProtocolStore.Mark mark = state.mark(k);
                 if (mark != null && mark.seq() >= s) {
                     stamp.normalizeSeq(k, mark.offset());
+                    changed++;
+                } else if (stamp.seq(new SeqKey(state.topicKeyOf(k.channel()), k.sender())) >= s) {
+                    // the sender's whole-topic claim asks for as much on this partition and more (§6.3 rule 4)
+                    stamp.removeSeq(k);
                     changed++;
                 }
             }
@@ -61,17 +65,34 @@ final class Stamping {
 
     /**
      * Adds this incarnation's own sends as sequence claims (§6.2): a send above the baseline is not
-     * yet covered by any offset this node knows, so a stamp names it by sequence. The claim on the
-     * {@code destination} itself is not added: its log order implies it, and the stamp drops every
-     * claim on the destination anyway (§6.1).
+     * yet covered by any offset this node knows, so a stamp names it by sequence. Per sink topic, the
+     * sends to partitions other than {@code destination} are claimed by one claim on that partition
+     * when they all went to one, else by one whole-topic claim at the highest of them: a stage that
+     * spreads its sends over a topic's partitions claims them in one entry, not one per partition.
+     * The claim on the {@code destination} itself is not added: its log order implies it, and the
+     * stamp drops every claim on the destination anyway (§6.1).
      */
     static void claimOwnSends(VectorClock stamp, UUID self, NodeState state, Channel destination) {
         VectorClock sent = state.sendSeqClock();
-        for (int i = 0; i < sent.offsetCount(); i++) {
-            Channel c = sent.channel(i);
-            long issued = sent.offsetAt(i);
-            if (!c.equals(destination) && issued > state.baselineSeq(c)) {
-                stamp.advanceSeq(state.ownSendKeyAt(i, self), issued);
+        for (int from = 0, to; from < sent.offsetCount(); from = to) {
+            to = ClockLayout.topicEnd(sent, from);
+            Channel topic = state.topicKeyOf(sent.channel(from));
+            long baseline = state.topicBaseline(topic);
+            int partitions = 0;
+            int only = -1;
+            long highest = VectorClock.NOTHING;
+            for (int i = from; i < to; i++) {
+                long issued = sent.offsetAt(i);
+                if (issued > baseline && !sent.channel(i).equals(destination)) {
+                    partitions++;
+                    only = i;
+                    highest = Math.max(highest, issued);
+                }
+            }
+            if (partitions == 1) {
+                stamp.advanceSeq(state.ownSendKeyAt(only, self), highest);
+            } else if (partitions > 1) {
+                stamp.advanceSeq(state.ownTopicKey(topic, self), highest);
             }
         }
     }
@@ -81,10 +102,16 @@ final class Stamping {
      * incarnation's send is covered by the end-offset seed (or a former sink's heal). This
      * incarnation's sends need no case of their own: the offset claim written here is one the stamp
      * already holds (own outputs and carried ancestry are part of its base), and
-     * {@link #claimOwnSends} then claims them again by sequence, at the latest one issued.
+     * {@link #claimOwnSends} then claims them again by sequence, at the latest one issued. A
+     * whole-topic echo is dropped for the same reasons: the seed covers every partition an earlier
+     * incarnation sent to, and the fresh claims this incarnation's.
      */
     private static void normalizeOwn(VectorClock stamp, NodeState state, SeqKey k) {
         Channel c = k.channel();
+        if (c.isWholeTopic()) {
+            stamp.removeSeq(k);
+            return;
+        }
         long covered = state.ownOutput(c);
         if (covered == VectorClock.NOTHING) {
             covered = state.carried(c);

@@ -128,6 +128,8 @@ final class SimNode {
     private final TreeMap<Channel, Long> reported = new TreeMap<>();
     private final TreeMap<Channel, ArrayDeque<SimBroker.Fetched>> buffers = new TreeMap<>();
     private final TreeMap<Channel, Long> rememberedAdvances = new TreeMap<>();
+    /** Probes started and not yet answered, oldest first (H7, protocol.md §3.9); gone with the node. */
+    private final ArrayDeque<Probes.Ticket> probing = new ArrayDeque<>();
 
     private SimNode(Builder b) {
         this.world = b.world;
@@ -185,6 +187,12 @@ final class SimNode {
         boolean sweepable = sweepable();
         if (sweepable) {
             out.add(action(() -> "sweep", 3, this::sweep));
+        }
+        if (!node.state().probesWanted().isEmpty()) {
+            out.add(action(() -> "probe " + node.state().probesWanted(), 3, this::startProbes));
+        }
+        if (!probing.isEmpty()) {
+            out.add(action(() -> "probe answer " + probing.peek().partition(), 3, this::answerProbe));
         }
         if (dirty) {
             out.add(action(() -> "commit", 3, this::commit));
@@ -262,6 +270,7 @@ final class SimNode {
                 : task.store(world.fault().protocolStore(name, task.name)));
         NodeConfig config = new NodeConfig(name, senderId, d.consumed(), d.sinks(), sequenceBlock);
         node = world.fault().newNode(config, store, offsets(), new TreeMap<>(committedPositions));
+        probing.clear();
         stamps = new StampReader(new ChannelCache());
         status = Status.UP;
         incarnations++;
@@ -349,6 +358,7 @@ final class SimNode {
     void crashState() {
         world.fault().onCrash(store, node);
         world.oracle().abort(name);
+        probing.clear();
         node = null;
         store = null;
         status = Status.DOWN;
@@ -496,6 +506,25 @@ final class SimNode {
             }
             handle(out);
         }
+        dirty |= store.dirty() || node.state().unpersisted();
+    }
+
+    /** Starts a probe of every partition the node wants one of; each is read later, by {@link #answerProbe}. */
+    private void startProbes() {
+        for (Channel c : node.state().probesWanted()) {
+            probing.add(node.startProbe(c));
+        }
+    }
+
+    /** Reads the oldest probe's high watermark now, after its start (H7), and hands it to the node. */
+    private void answerProbe() {
+        Probes.Ticket t = probing.poll();
+        List<Delivery> out = node.probeAnswered(t, world.broker().highWatermark(t.partition()));
+        world.stats().add(SimStats.Counter.PROBES_ANSWERED);
+        if (!out.isEmpty()) {
+            world.stats().add(SimStats.Counter.PROBE_RELEASES);
+        }
+        handle(out);
         dirty |= store.dirty() || node.state().unpersisted();
     }
 
@@ -650,6 +679,9 @@ final class SimNode {
         long normalisations = node.seqNormalisations();
         SendStamp stamp = node.prepareSend(world.fault().stampChannel(destination, partitions));
         world.stats().add(SimStats.Counter.SEQ_NORMALISATIONS, node.seqNormalisations() - normalisations);
+        if (stamp.clock().seqs().keySet().stream().anyMatch(k -> k.channel().isWholeTopic())) {
+            world.stats().add(SimStats.Counter.WHOLE_TOPIC_CLAIMS);
+        }
         world.onSend(this, destination, stamp);
         long id = world.oracle().nextId();
         long offset = world.broker().append(openTxn(), destination, id, SimWorld.key(key), SimWorld.value(id, hop),

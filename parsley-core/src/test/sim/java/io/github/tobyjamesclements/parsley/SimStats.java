@@ -38,7 +38,12 @@ final class SimStats {
         FAN_OUT_HANDOVERS,
         FAN_OUT_HOLDS_IN_EVERY_STAGE,
         /** A restored queue entry whose sender differs from the entry before it in its queue. */
-        RESTORED_SENDER_SWITCHES
+        RESTORED_SENDER_SWITCHES,
+        /** A stamp that claims a sender's sends to a topic with one whole-topic claim (protocol.md §6.2). */
+        WHOLE_TOPIC_CLAIMS,
+        PROBES_ANSWERED,
+        /** A probe's answer that released a held head (§3.9). */
+        PROBE_RELEASES
     }
 
     /** The counters the anti-vacuity check requires to be non-zero across the default run. */
@@ -48,7 +53,7 @@ final class SimStats {
         Counter.TRUNCATIONS, Counter.UNSEEN_CLAIMS_KEPT, Counter.SCOPE_CHANGES, Counter.SEQ_NORMALISATIONS,
         Counter.DEAD_LETTERS_UNREADABLE, Counter.DEAD_LETTERS_GATED, Counter.DEAD_LETTERS_RESTORED,
         Counter.FAN_OUT_SHARED_ABORTS, Counter.FAN_OUT_HANDOVERS, Counter.FAN_OUT_HOLDS_IN_EVERY_STAGE,
-        Counter.RESTORED_SENDER_SWITCHES
+        Counter.RESTORED_SENDER_SWITCHES, Counter.WHOLE_TOPIC_CLAIMS, Counter.PROBE_RELEASES
     };
 
     private final EnumMap<Counter, Long> counts = new EnumMap<>(Counter.class);

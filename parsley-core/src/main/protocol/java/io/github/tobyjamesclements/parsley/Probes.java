@@ -1,0 +1,78 @@
+package io.github.tobyjamesclements.parsley;
+
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * The high-watermark probes of one node (protocol.md §3.9): which consumed partitions a held head
+ * needs one of, and the latest answer of each, with what had arrived when it was started. Memory
+ * only: a restarted node asks again, and an answer counts only for heads that arrived before its
+ * probe was started, so nothing of an earlier incarnation is needed. A probe that is never answered
+ * (the read failed) costs nothing: a head it would have released asks again at its next gate.
+ *
+ * <p>Single-threaded, owned by the node's {@link NodeState}.
+ */
+final class Probes {
+
+    /**
+     * A probe the host started: the partition to read, and per consumed channel the position below
+     * which every record had arrived when it started. {@code number} orders probes of one node.
+     */
+    record Ticket(Channel partition, long number, Map<Channel, Long> arrivedBelow) {
+
+        /** Whether a head at {@code offset} of {@code own} had arrived when this probe started. */
+        boolean covers(Channel own, long offset) {
+            Long below = arrivedBelow.get(own);
+            return below != null && offset < below;
+        }
+    }
+
+    /** A probe's answer: the partition's high watermark, read after its ticket was taken. */
+    record Answer(Ticket ticket, long highWatermark) {
+    }
+
+    private final Set<Channel> wanted = new TreeSet<>();
+    private final Map<Channel, Answer> answered = new HashMap<>();
+    private long started;
+
+    /** The latest answer for a partition, or null. */
+    Answer answer(Channel partition) {
+        return answered.get(partition);
+    }
+
+    /** Whether any answer is kept: only then can a position rise release a head through one. */
+    boolean anyAnswered() {
+        return !answered.isEmpty();
+    }
+
+    /** Asks for a probe of {@code partition}. */
+    void want(Channel partition) {
+        wanted.add(partition);
+    }
+
+    /** The partitions a probe is wanted for, in channel order. */
+    Set<Channel> wanted() {
+        return Collections.unmodifiableSet(new TreeSet<>(wanted));
+    }
+
+    /** Starts a probe of {@code partition}: everything below {@code arrivedBelow} had arrived. */
+    Ticket start(Channel partition, Map<Channel, Long> arrivedBelow) {
+        wanted.remove(partition);
+        return new Ticket(partition, ++started, Map.copyOf(arrivedBelow));
+    }
+
+    /** Keeps an answer unless a later probe of the partition was answered already. */
+    void answered(Ticket t, long highWatermark) {
+        if (highWatermark < 0) {
+            throw new IllegalArgumentException("High watermark must be >= 0; partition=" + t.partition()
+                    + ", highWatermark=" + highWatermark);
+        }
+        Answer kept = answered.get(t.partition());
+        if (kept == null || kept.ticket().number() < t.number()) {
+            answered.put(t.partition(), new Answer(t, highWatermark));
+        }
+    }
+}
