@@ -59,7 +59,7 @@ final class CausalNode {
         this.order = config.consumed().toArray(new Channel[0]);
         this.state = new NodeState(config.nodeId(), stateStore, config.sequenceBlock(), seams);
         this.fold = state::foldChannelClock;
-        this.probed = state::probedDelivered;
+        this.probed = seams.probed(state::probedDelivered);
         ProtocolStore.Scope recorded = state.recordedScope();
         Stamping.seedOwnOutputs(config, state, brokerOffsets, seams);
         if (recorded != null) {

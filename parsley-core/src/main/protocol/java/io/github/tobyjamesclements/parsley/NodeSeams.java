@@ -123,6 +123,11 @@ interface NodeSeams {
      * A consumed channel's frontier derived at init (§7.1); {@code derived} is the honest one, from
      * the queue head or else the committed position ({@code committedPosition}, −1 when none).
      */
+    /** What decides a whole-topic claim the sender's mark does not meet (§3.9): the honest node's probes. */
+    default Gate.Probed probed(Gate.Probed probes) {
+        return probes;
+    }
+
     /** Whether a probe's answer counts for a head (§3.9): the honest node asks that the head arrived before it started. */
     default boolean probeCovers(Probes.Ticket ticket, Channel own, long offset) {
         return ticket.covers(own, offset);

@@ -183,6 +183,62 @@ final class Faults {
                 }
             }));
 
+    /** §3.9 broken: the gate passes a whole-topic claim that the sender's mark does not meet, as if it were restricted away. */
+    static final Fault WHOLE_TOPIC_CLAIM_PASSED = seamed("the gate passes an unmet whole-topic claim",
+            () -> new NodeSeams() {
+                @Override
+                public Gate.Probed probed(Gate.Probed probes) {
+                    return (partition, sender, seq, own, offset) -> true;
+                }
+            });
+
+    /** §3.9 broken: a probe's answer counts for a head that arrived after the probe started. */
+    static final Fault PROBE_BEFORE_ARRIVAL = seamed("a probe counts for a head that arrived after it started",
+            () -> new NodeSeams() {
+                @Override
+                public boolean probeCovers(Probes.Ticket ticket, Channel own, long offset) {
+                    return true;
+                }
+            });
+
+    /** §3.9 broken: a probe's answer passes a claim while a claimed record of the sender is still queued. */
+    static final Fault PROBE_IGNORES_QUEUE = seamed("a probe passes a claim whose record is still queued",
+            () -> new NodeSeams() {
+                @Override
+                public boolean probeReadsQueue() {
+                    return false;
+                }
+            });
+
+    /** §6.2 broken: a stamp drops its own whole-topic claim, so sends spread over a topic go unclaimed. */
+    static final Fault DROP_OWN_WHOLE_TOPIC_CLAIM = protocol("drop own whole-topic claims",
+            (config, store, offsets, committed) -> new CausalNode(config, store, offsets, committed, new NodeSeams() {
+                @Override
+                public void dropImplied(VectorClock stamp, Channel destination) {
+                    NodeSeams.super.dropImplied(stamp, destination);
+                    List<SeqKey> own = stamp.seqs().keySet().stream()
+                            .filter(k -> k.sender().equals(config.senderId()) && k.channel().isWholeTopic()).toList();
+                    own.forEach(stamp::removeSeq);
+                }
+            }));
+
+    /**
+     * §6.3 rule 4 broken: a partition's sequence claim is dropped beside any whole-topic claim of the
+     * same sender, even one below it (a new incarnation's first sends, under its last one's claim).
+     */
+    static final Fault DROP_CLAIM_UNDER_LOWER_WHOLE_TOPIC = seamed("drop a partition's claim under a lower whole-topic claim",
+            () -> new NodeSeams() {
+                @Override
+                public VectorClock stampBase(VectorClock base, Set<Channel> consumed) {
+                    Set<SeqKey> whole = new TreeSet<>();
+                    base.seqs().keySet().stream().filter(k -> k.channel().isWholeTopic()).forEach(whole::add);
+                    List<SeqKey> under = base.seqs().keySet().stream().filter(k -> !k.channel().isWholeTopic()
+                            && whole.contains(new SeqKey(Channel.wholeTopic(k.channel().topicId()), k.sender()))).toList();
+                    under.forEach(base::removeSeq);
+                    return base;
+                }
+            });
+
     /**
      * §6.4's narrowed seed off by one: a sink partition counts as sent to only from the second send
      * on (restored sequence above 0), so a single earlier send there goes unclaimed after a restart.
@@ -376,7 +432,8 @@ final class Faults {
                 DEAD_LETTER_OUTSIDE_STEP, DEAD_LETTER_DROPPED, DROP_CLAIMS_ON_DESTINATION_TOPIC,
                 DROP_OWN_SEQUENCE_CLAIMS, SEED_ONLY_AFTER_TWO_SENDS, SEQUENCE_CEILING_NEVER_PERSISTED,
                 SEQUENCE_CEILING_OFF_BY_ONE, DERIVE_IGNORING_HOLD_QUEUE, NO_SEED_FLOOR, REMOVED_INPUT_CARRIED_AT_FLOOR,
-                PERSIST_AFTER_COMMIT, STALE_STAMP_CLOCKS, ARRIVAL_PAST_HELD);
+                PERSIST_AFTER_COMMIT, STALE_STAMP_CLOCKS, ARRIVAL_PAST_HELD, WHOLE_TOPIC_CLAIM_PASSED,
+                PROBE_BEFORE_ARRIVAL, PROBE_IGNORES_QUEUE, DROP_OWN_WHOLE_TOPIC_CLAIM, DROP_CLAIM_UNDER_LOWER_WHOLE_TOPIC);
     }
 
     // Seams -------------------------------------------------------------------------------------

@@ -76,7 +76,17 @@ class PlantedFaultSimTests {
                 plant(Faults.HELD_KEEPS_READ_CLOCK, SharedInputRaceSimTests.class,
                         SharedInputRaceSimTests.SHARED_INPUT),
                 plant(Faults.RESTORED_SENDER_CARRIED, CrashRecoverySimTests.class,
-                        CrashRecoverySimTests.SHARED_SINK_HOLDS));
+                        CrashRecoverySimTests.SHARED_SINK_HOLDS),
+                plant(Faults.WHOLE_TOPIC_CLAIM_PASSED, MultiPartitionSinkSimTests.class,
+                        MultiPartitionSinkSimTests.MULTI_PARTITION),
+                plant(Faults.PROBE_BEFORE_ARRIVAL, MultiPartitionSinkSimTests.class,
+                        MultiPartitionSinkSimTests.MULTI_PARTITION),
+                plant(Faults.PROBE_IGNORES_QUEUE, MultiPartitionSinkSimTests.class,
+                        MultiPartitionSinkSimTests.MULTI_PARTITION),
+                plant(Faults.DROP_OWN_WHOLE_TOPIC_CLAIM, MultiPartitionSinkSimTests.class,
+                        MultiPartitionSinkSimTests.MULTI_PARTITION),
+                plant(Faults.DROP_CLAIM_UNDER_LOWER_WHOLE_TOPIC, MultiPartitionSinkSimTests.class,
+                        MultiPartitionSinkSimTests.MULTI_PARTITION));
     }
 
     private static Arguments plant(Fault fault, Class<?> family, Scenario scenario) {
