@@ -9,8 +9,8 @@
 #   parsley-benchmarks/e2e.sh --pin -- ...       # the broker on the last CPU, the harness JVM on the others (taskset):
 #                                                # the application no longer shares its cores with the broker
 #
-# Harness modes (after --; docs/performance.md, "Realistic variant", "Compressed batches", "Scale", "Restore"
-# and "What a header costs Kafka"):
+# Harness modes (after --; docs/performance.md, "Realistic variant", "Compressed batches", "Scale", "Restore",
+# "What a header costs Kafka" and "Wide topics and deep pipelines"):
 #   --variants json-baseline,json-parsley       JSON orders/payments folded into a per-customer balance
 #   --variants json-baseline,json-floor,json-floor-bare   the JSON floor with and without its output header
 #   --variants baseline,floor,parsley           adds the floor: the plain copy plus a 32-byte vc header, a custom
@@ -21,6 +21,12 @@
 #   --task-idle-ms -1                           max.task.idle.ms of every application (default: each its own)
 #   --header-cost 0,2,30,58 --records 500000    Kafka alone (no Streams): records with a vc header of each size
 #                                               sent and read back; clients' and broker's CPU (instead of rounds)
+#   --pipeline 2 --partitions 4,16,64 --records 100000   one application re-keying every order over 2 hops
+#                                               (orders -> notes -> audited; 3 adds -> archive), as Parsley stages and
+#                                               as plain Streams, per partition count (every topic of a run has that
+#                                               many) and round, pre-loaded; vc bytes per hop (mean, p99, max),
+#                                               throughput and stream-thread CPU ratios, every order once per hop
+#                                               (instead of rounds; --warmup N sizes the warm-up, 0 skips it)
 #
 # It builds the harness (parsley-benchmarks, profile e2e) and a Kafka 4.1.2 broker classpath from
 # Maven artifacts (e2e/broker-pom.xml), formats a fresh KRaft log dir, starts the broker in its own

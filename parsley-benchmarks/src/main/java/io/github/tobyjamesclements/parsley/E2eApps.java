@@ -256,11 +256,11 @@ final class E2eApps {
                 null, s -> 0);
     }
 
-    /** Parsley instances of {@code stage}. */
-    App parsley(String id, Path stateDir, AtomicLong runningAt, Stage stage) {
+    /** Parsley instances of one application of {@code stages}. */
+    App parsley(String id, Path stateDir, AtomicLong runningAt, Stage... stages) {
         List<CausalStreams> all = new ArrayList<>();
         for (int n = 0; n < options.instances; n++) {
-            CausalStreams streams = Parsley.named(id, stage).streams(streamsProps(id, stateDir.resolve("i" + n)));
+            CausalStreams streams = Parsley.named(id, stages).streams(streamsProps(id, stateDir.resolve("i" + n)));
             streams.setStateListener(runningListener(runningAt));
             all.add(streams);
         }

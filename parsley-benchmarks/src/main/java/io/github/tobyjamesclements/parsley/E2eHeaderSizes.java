@@ -1,6 +1,8 @@
 package io.github.tobyjamesclements.parsley;
 
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
 import java.util.List;
 
 /**
@@ -26,9 +28,15 @@ final class E2eHeaderSizes {
     long seqEntries;
     long offsetTopics;
     private final List<byte[]> pending = new ArrayList<>();
+    /** Stamped outputs by the length of their {@code vc} value: {@code lengths[n]} of {@code n} bytes. */
+    private long[] lengths = new long[64];
 
     /** Counts one stamped output whose {@code vc} value is {@code stamp}; keeps the stamp if sampled. */
     void count(byte[] stamp) {
+        if (stamp.length >= lengths.length) {
+            lengths = Arrays.copyOf(lengths, Math.max(stamp.length + 1, 2 * lengths.length));
+        }
+        lengths[stamp.length]++;
         if (records++ % SAMPLE_EVERY == 0) {
             pending.add(stamp);
         }
@@ -45,6 +53,52 @@ final class E2eHeaderSizes {
         }
         pending.clear();
         return this;
+    }
+
+    /**
+     * The {@code q} quantile of the {@code vc} value's length over the counted outputs (nearest rank:
+     * the least length that at least {@code q} of them do not exceed); 0 if none was counted.
+     */
+    long valuePercentile(double q) {
+        long total = Arrays.stream(lengths).sum();
+        long rank = Math.max(1, (long) Math.ceil(q * total));
+        long seen = 0;
+        for (int n = 0; n < lengths.length && total > 0; n++) {
+            seen += lengths[n];
+            if (seen >= rank) {
+                return n;
+            }
+        }
+        return 0;
+    }
+
+    /**
+     * The sizes of several runs' outputs as if one reader had counted them all; the entry counts only
+     * of the stamps already decoded ({@link #decodePending}, which the reader's {@code headers()} calls).
+     */
+    static E2eHeaderSizes pool(Collection<E2eHeaderSizes> all) {
+        E2eHeaderSizes p = new E2eHeaderSizes();
+        for (E2eHeaderSizes h : all) {
+            p.records += h.records;
+            p.valueSum += h.valueSum;
+            p.valueMax = Math.max(p.valueMax, h.valueMax);
+            p.valueMin = Math.min(p.valueMin, h.valueMin);
+            p.clockSum += h.clockSum;
+            p.clockMax = Math.max(p.clockMax, h.clockMax);
+            p.wireSum += h.wireSum;
+            p.wireMax = Math.max(p.wireMax, h.wireMax);
+            p.decoded += h.decoded;
+            p.offsetEntries += h.offsetEntries;
+            p.seqEntries += h.seqEntries;
+            p.offsetTopics += h.offsetTopics;
+            if (h.lengths.length > p.lengths.length) {
+                p.lengths = Arrays.copyOf(p.lengths, h.lengths.length);
+            }
+            for (int n = 0; n < h.lengths.length; n++) {
+                p.lengths[n] += h.lengths[n];
+            }
+        }
+        return p;
     }
 
     double valueMean() {

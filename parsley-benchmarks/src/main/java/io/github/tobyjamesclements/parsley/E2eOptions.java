@@ -15,6 +15,13 @@ final class E2eOptions {
     int rate = 2_500;
     int rounds = 3;
     int partitions = 4;
+    /**
+     * Every count {@code --partitions} gave, in its order; {@link #partitions} is the first. Only the
+     * pipeline mode runs several, one after the other; the other modes take one.
+     */
+    List<Integer> partitionCounts = List.of(4);
+    /** Pipeline mode: re-keying hops in one application (1 to 3), per partition count and round; 0 = off. */
+    int pipelineHops;
     int keys = 200;
     int valueBytes = 100;
     int perTransaction = 500;
@@ -58,7 +65,11 @@ final class E2eOptions {
                 case "--paced" -> o.paced = Integer.parseInt(args[++i]);
                 case "--rate" -> o.rate = Integer.parseInt(args[++i]);
                 case "--rounds" -> o.rounds = Integer.parseInt(args[++i]);
-                case "--partitions" -> o.partitions = Integer.parseInt(args[++i]);
+                case "--partitions" -> {
+                    o.partitionCounts = counts(a, args[++i]);
+                    o.partitions = o.partitionCounts.get(0);
+                }
+                case "--pipeline" -> o.pipelineHops = hops(args[++i]);
                 case "--keys" -> o.keys = Integer.parseInt(args[++i]);
                 case "--value-bytes" -> o.valueBytes = Integer.parseInt(args[++i]);
                 case "--batch-pairs" -> o.batchPairs = Integer.parseInt(args[++i]);
@@ -90,6 +101,14 @@ final class E2eOptions {
         if (!headerSizes.isEmpty() && !restoreSizes.isEmpty()) {
             throw new IllegalArgumentException("--header-cost and --restore are separate modes; give one\n" + usage());
         }
+        if (pipelineHops > 0 && (!headerSizes.isEmpty() || !restoreSizes.isEmpty() || sideBySide)) {
+            throw new IllegalArgumentException("--pipeline is a mode of its own; give it without --header-cost,"
+                    + " --restore and --side-by-side\n" + usage());
+        }
+        if (partitionCounts.size() > 1 && pipelineHops == 0) {
+            throw new IllegalArgumentException("Several partition counts (--partitions " + partitionCounts
+                    + ") are for --pipeline only; the other modes take one\n" + usage());
+        }
         if (records % 2 != 0 || paced % 4 != 0) {
             throw new IllegalArgumentException("--records must be even and --paced a multiple of 4 (two-source"
                     + " pairs, two interleaved halves per skew mode)");
@@ -108,6 +127,24 @@ final class E2eOptions {
                     + usage());
         }
         return n;
+    }
+
+    /** Distinct positive counts, comma-separated, in their order. */
+    private static List<Integer> counts(String option, String value) {
+        List<Integer> counts = Arrays.stream(value.split(",")).map(n -> positive(option, n)).toList();
+        if (counts.stream().distinct().count() != counts.size()) {
+            throw new IllegalArgumentException(option + " takes distinct counts, got '" + value + "'\n" + usage());
+        }
+        return counts;
+    }
+
+    private static int hops(String value) {
+        int hops = positive("--pipeline", value);
+        if (hops > E2ePipeline.MAX_HOPS) {
+            throw new IllegalArgumentException("--pipeline takes 1 to " + E2ePipeline.MAX_HOPS + " hops, got '"
+                    + value + "'\n" + usage());
+        }
+        return hops;
     }
 
     private static List<Integer> headerSizes(String value) {
@@ -149,8 +186,9 @@ final class E2eOptions {
 
     private static List<E2eVariant> variants(String labels) {
         return Arrays.stream(labels.split(","))
-                .map(v -> Arrays.stream(E2eVariant.values()).filter(x -> x.label.equals(v)).findFirst()
-                        .orElseThrow(() -> new IllegalArgumentException("Unknown variant " + v)))
+                .map(v -> Arrays.stream(E2eVariant.values()).filter(x -> x.label.equals(v) && !x.pipeline())
+                        .findFirst().orElseThrow(() -> new IllegalArgumentException("Unknown variant " + v
+                                + (v.startsWith("pipeline") ? " (the pipeline's variants run with --pipeline)" : ""))))
                 .toList();
     }
 
@@ -163,18 +201,22 @@ final class E2eOptions {
 
     static String usage() {
         return "EndToEndBenchmark --bootstrap host:port [--work dir] [--quick] [--records N] [--paced M]"
-                + " [--rate R] [--rounds n] [--partitions p] [--keys k] [--value-bytes b] [--batch-pairs b]"
+                + " [--rate R] [--rounds n] [--partitions p[,p2,...]] [--keys k] [--value-bytes b] [--batch-pairs b]"
                 + " [--skew-ms ms] [--warmup N] [--timeout s] [--broker-pid pid]"
                 + " [--variants baseline,parsley,two-source,baseline-store,floor,json-baseline,json-parsley,json-floor,json-floor-bare]"
                 + " [--side-by-side]"
                 + " [--threads t] [--instances i] [--restore N1,N2,...] [--compression none|gzip|snappy|lz4|zstd]"
-                + " [--task-idle-ms -1|ms] [--header-cost S1,S2,...]\n"
+                + " [--task-idle-ms -1|ms] [--header-cost S1,S2,...] [--pipeline 1|2|3]\n"
                 + "  --threads/--instances: stream threads per instance, instances per variant (one JVM, one broker)\n"
                 + "  --restore: instead of the rounds, per N and round: a Parsley stage holding N payments whose"
                 + " order is absent, and a plain Streams app with N store entries, each restarted on an empty"
                 + " state directory; time from start to RUNNING and to the first output\n"
                 + "  --header-cost: instead of the rounds, per round and size: records sent by a transactional"
                 + " producer with a vc header of that many bytes (0: none) and read back by a read_committed"
-                + " consumer, no Streams application; CPU per record of the clients and the broker";
+                + " consumer, no Streams application; CPU per record of the clients and the broker\n"
+                + "  --pipeline: instead of the rounds, per partition count (--partitions 4,16,64) and round: one"
+                + " application re-keying orders over that many hops (orders, notes, audited, archive), as Parsley"
+                + " stages and as plain Streams processors, on pre-loaded orders; throughput, stream-thread CPU,"
+                + " vc header bytes per hop, every order once per hop";
     }
 }

@@ -2,6 +2,7 @@ package io.github.tobyjamesclements.parsley;
 
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -29,8 +30,12 @@ final class E2eOutputReader implements AutoCloseable {
     private final Thread thread;
     private final E2eOutputTally tally;
     private final E2eHeaderSizes headers = new E2eHeaderSizes();
+    private final List<TopicPartition> partitions = new ArrayList<>();
     private volatile boolean stop;
     private volatile Throwable failure;
+    /** Set by {@link #awaitEnd}: the reader thread then publishes its positions after every poll. */
+    private volatile boolean trackPositions;
+    private volatile Map<TopicPartition, Long> positions = Map.of();
 
     /**
      * @param sizes per phase, the number of records expected (pairs count two)
@@ -53,12 +58,11 @@ final class E2eOutputReader implements AutoCloseable {
         props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 2000);
         props.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 50);
         consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer());
-        List<TopicPartition> tps = new java.util.ArrayList<>();
         for (int p = 0; p < partitions; p++) {
-            tps.add(new TopicPartition(topic, p));
+            this.partitions.add(new TopicPartition(topic, p));
         }
-        consumer.assign(tps);
-        consumer.seekToBeginning(tps);
+        consumer.assign(this.partitions);
+        consumer.seekToBeginning(this.partitions);
         thread = new Thread(this::run, "e2e-reader-" + topic);
         thread.setDaemon(true);
         thread.start();
@@ -77,6 +81,11 @@ final class E2eOutputReader implements AutoCloseable {
                             }
                         }
                     }
+                }
+                if (trackPositions) {
+                    Map<TopicPartition, Long> at = new HashMap<>();
+                    partitions.forEach(tp -> at.put(tp, consumer.position(tp)));
+                    positions = at;
                 }
             }
         } catch (Throwable t) {
@@ -141,6 +150,27 @@ final class E2eOutputReader implements AutoCloseable {
                 }
             }
             Thread.sleep(5);
+        }
+        return false;
+    }
+
+    /**
+     * Waits until the reader has read every partition up to {@code ends} (offsets it reads to: for
+     * a read_committed reader after its writers closed, the end offsets), so that what it counted is
+     * all the topic holds, late duplicates included; false on timeout.
+     */
+    boolean awaitEnd(Map<TopicPartition, Long> ends, Duration timeout) throws InterruptedException {
+        trackPositions = true;
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline) {
+            if (failure != null) {
+                throw new IllegalStateException("Output reader failed", failure);
+            }
+            Map<TopicPartition, Long> at = positions;
+            if (ends.entrySet().stream().allMatch(e -> at.getOrDefault(e.getKey(), -1L) >= e.getValue())) {
+                return true;
+            }
+            Thread.sleep(20);
         }
         return false;
     }

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.Function;
+import java.util.function.LongSupplier;
 
 /** What one run of one variant in one round measured; a failed run keeps its {@link #error}. */
 final class E2eRun {
@@ -104,8 +105,18 @@ final class E2eRun {
      */
     void measurePreload(E2eApps.App app, String id, E2eOptions o, E2eOutputReader reader, long runningAt,
             int records) throws InterruptedException {
+        measurePreload(app, id, o, reader, reader::cpuNanos, runningAt, records);
+    }
+
+    /**
+     * As {@link #measurePreload(E2eApps.App, String, E2eOptions, E2eOutputReader, long, int)}, where
+     * {@code readersCpu} is the CPU time so far of every output reader of the run, not only {@code reader}'s
+     * (the last one to finish: a pipeline's last hop).
+     */
+    void measurePreload(E2eApps.App app, String id, E2eOptions o, E2eOutputReader reader, LongSupplier readersCpu,
+            long runningAt, int records) throws InterruptedException {
         ThreadCpu.Snapshot cpu0 = ThreadCpu.snapshot(id);
-        E2ePreloadCost.Start machine0 = E2ePreloadCost.start(o.brokerPid, reader::cpuNanos);
+        E2ePreloadCost.Start machine0 = E2ePreloadCost.start(o.brokerPid, readersCpu);
         E2eWait.phase(reader, 0, o.timeoutSeconds);
         preloadRate = records / ((reader.lastReceipt(0) - runningAt) / 1e9);
         preloadCost = machine0.stop(records);

@@ -12,10 +12,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Predicate;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ListOffsetsOptions;
 import org.apache.kafka.clients.admin.ListOffsetsResult;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicPartition;
 
 /** The benchmark's broker housekeeping: each run's topics, created ready and deleted after it. */
@@ -27,6 +29,11 @@ final class E2eTopics {
     E2eTopics(Admin admin, int partitions) {
         this.admin = admin;
         this.partitions = partitions;
+    }
+
+    /** The partition count of every topic this creates. */
+    int partitions() {
+        return partitions;
     }
 
     /** Creates the topics and waits until every partition has a leader. */
@@ -91,6 +98,21 @@ final class E2eTopics {
             log("could not size %s: %s", what, e);
             return -1;
         }
+    }
+
+    /**
+     * The offsets a read_committed consumer of {@code topic} reads up to, by partition: its last stable
+     * offsets, its end offsets once no transaction on it is open.
+     */
+    Map<TopicPartition, Long> committedEnds(String topic) throws Exception {
+        Map<TopicPartition, OffsetSpec> specs = new HashMap<>();
+        for (int p = 0; p < partitions; p++) {
+            specs.put(new TopicPartition(topic, p), OffsetSpec.latest());
+        }
+        Map<TopicPartition, Long> ends = new HashMap<>();
+        admin.listOffsets(specs, new ListOffsetsOptions(IsolationLevel.READ_COMMITTED)).all()
+                .get(30, TimeUnit.SECONDS).forEach((tp, info) -> ends.put(tp, info.offset()));
+        return ends;
     }
 
     /**

@@ -41,6 +41,10 @@ import org.apache.kafka.clients.producer.KafkaProducer;
  * speed (throughput and saturated latency), 2 live at a fixed rate (latency). Two-source phases:
  * 0 pre-loaded pairs, 1 paced pairs with orders committed first, 2 paced pairs with payments
  * committed first (so payments are held).
+ *
+ * <p>Other modes replace the rounds: {@code --restore}, {@code --header-cost}, {@code --side-by-side}
+ * and {@code --pipeline H} ({@link E2ePipeline}: every pre-loaded order re-keyed over H hops by
+ * Parsley stages and by plain Streams, per count of {@code --partitions 4,16,64}).
  */
 final class EndToEndBenchmark {
 
@@ -78,11 +82,11 @@ final class EndToEndBenchmark {
     String runAll() throws Exception {
         Instant started = Instant.now();
         double loadBefore = loadAverage();
-        log("Options: records=%d paced=%d rate=%d rounds=%d partitions=%d keys=%d valueBytes=%d threads=%d"
-                + " instances=%d restore=%s header-cost=%s compression=%s max.task.idle.ms=%s", options.records,
-                options.paced, options.rate, options.rounds, options.partitions, options.keys, options.valueBytes,
-                options.threads, options.instances, options.restoreSizes, options.headerSizes, options.compression,
-                options.taskIdleMs == null ? "default" : options.taskIdleMs);
+        log("Options: records=%d paced=%d rate=%d rounds=%d partitions=%s keys=%d valueBytes=%d threads=%d"
+                + " instances=%d restore=%s header-cost=%s pipeline=%d compression=%s max.task.idle.ms=%s",
+                options.records, options.paced, options.rate, options.rounds, options.partitionCounts, options.keys,
+                options.valueBytes, options.threads, options.instances, options.restoreSizes, options.headerSizes,
+                options.pipelineHops, options.compression, options.taskIdleMs == null ? "default" : options.taskIdleMs);
         // Warm-up: JIT (the compiler threads get little CPU on a loaded machine) and broker; one run per
         // variant, discarded.
         int warmup = options.warmupRecords < 0 ? options.records / 4 * 2 : options.warmupRecords;
@@ -108,7 +112,7 @@ final class EndToEndBenchmark {
         return E2eReport.markdown(options, runs, started, Instant.now(), loadBefore, loadAfter);
     }
 
-    /** The report of the restore, header-cost or side-by-side mode if one was asked for, else null. */
+    /** The report of the restore, header-cost, pipeline or side-by-side mode if one was asked for, else null. */
     private String otherMode(Instant started, double loadBefore, int warmup) throws Exception {
         if (!options.restoreSizes.isEmpty()) {
             List<E2eRestore.Result> results = new E2eRestore(options, admin, apps, topics, nonce).runAll();
@@ -118,6 +122,10 @@ final class EndToEndBenchmark {
             List<E2eHeaderCost.Result> results = new E2eHeaderCost(options, admin, topics, workload, nonce)
                     .runAll(warmup);
             return E2eHeaderCostReport.markdown(options, results, setup(started, loadBefore));
+        }
+        if (options.pipelineHops > 0) {
+            List<E2ePipeline.Result> results = new E2ePipeline(options, admin, apps, workload, nonce).runAll(warmup);
+            return E2ePipelineReport.markdown(options, results, setup(started, loadBefore));
         }
         return options.sideBySide ? sideBySide(started, loadBefore, warmup) : null;
     }

@@ -139,4 +139,37 @@ class E2eOptionsTests {
             "--restore", "10"})).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("--header-cost and --restore are separate modes");
     }
+
+    @Test
+    void thePipelineTakesOneToThreeHopsAndSeveralPartitionCountsWhichNoOtherModeDoes() {
+        E2eOptions o = E2eOptions.parse(new String[] {"--bootstrap", "h:1", "--pipeline", "2", "--partitions",
+            "4, 16,64"});
+
+        assertThat(o.pipelineHops).isEqualTo(2);
+        assertThat(o.partitionCounts).containsExactly(4, 16, 64);
+        assertThat(o.partitions).as("the first count").isEqualTo(4);
+        assertThat(E2eOptions.parse(new String[] {"--bootstrap", "h:1"}).pipelineHops).as("off by default").isZero();
+        assertThat(E2eOptions.parse(new String[] {"--bootstrap", "h:1", "--partitions", "8"}).partitionCounts)
+                .containsExactly(8);
+        assertThat(E2eOptions.usage()).contains("--pipeline");
+
+        for (List<String> bad : List.of(List.of("--pipeline", "4"), List.of("--pipeline", "0"),
+                List.of("--partitions", "4,4"), List.of("--partitions", "4,0"))) {
+            String[] args = {"--bootstrap", "h:1", "--pipeline", "2", bad.get(0), bad.get(1)};
+            assertThatThrownBy(() -> E2eOptions.parse(args)).as(bad.toString())
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining(bad.get(0));
+        }
+        assertThatThrownBy(() -> E2eOptions.parse(new String[] {"--bootstrap", "h:1", "--partitions", "4,16"}))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("--pipeline only");
+        assertThatThrownBy(() -> E2eOptions.parse(new String[] {"--bootstrap", "h:1", "--pipeline", "2",
+            "--header-cost", "0,2"})).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("mode of its own");
+    }
+
+    @Test
+    void thePipelinesVariantsAreComparedWithEachOtherAndNotSelectableByLabel() {
+        assertThat(E2eVariant.PIPELINE_PARSLEY.base()).isEqualTo(E2eVariant.PIPELINE_BASELINE);
+        assertThatThrownBy(() -> E2eOptions.parse(new String[] {"--bootstrap", "h:1", "--variants",
+            "pipeline-parsley"})).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("--pipeline");
+    }
 }
