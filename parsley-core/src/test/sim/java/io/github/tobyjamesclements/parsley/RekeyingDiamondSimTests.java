@@ -15,7 +15,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * Re-keying diamonds (issue 44, protocol.md §3.6 E1-E2, §3.7, §6.3): the wide re-keying chain
  * ({@link RekeyingChain}, t0 to t3 through stages A, B and C of P tasks each), read again further
  * down by consumers of two hops at once. D_i consumes t1:i and t3:i, E_i consumes t2:i and t3:i,
- * and W consumes all of t1 and all of t3. A record on t3:i descends from A's and B's sends to other
+ * W consumes all of t1 and all of t3, and on half the seeds V all of t2 and t3. A record on t3:i descends from A's and B's sends to other
  * partitions and, through each sender's own order, from their earlier sends to partition i: D_i and
  * E_i must deliver those first, though the path between them crossed partitions at every hop.
  *
@@ -28,9 +28,12 @@ import org.junit.jupiter.params.provider.MethodSource;
  *   <li>a second producer holding transactions open on t1 or t2 until the first is done (the high
  *       watermark above the last stable offset);</li>
  *   <li>diamond consumers lagging on one input or starting late (from the earliest offset);</li>
- *   <li>on half the seeds, stage F: F_i consumes t3:i and re-keys into t3 itself (damped after one
- *       hop), so its stamps to t3 carry claims on other senders' sends to other partitions of the
- *       destination's own topic, which only the destination partition's own claims may drop;</li>
+ *   <li>on a third of the seeds, stage F: F_i consumes t3:i and re-keys into t3 itself (damped
+ *       after one hop), so its stamps to t3 carry claims on other senders' sends to other
+ *       partitions of the destination's own topic, of which only the destination partition's may
+ *       be dropped; on another third F re-keys t3 back into t1 (a cycle damped by the hop limit),
+ *       so B's and C's own claims come back to them in custody (echoes, §6.3 rule 1) and D_i must
+ *       deliver t3 records before the t1 records that follow from them;</li>
  *   <li>crashes idle and mid-step everywhere, and aborted producer transactions.</li>
  * </ul>
  */
@@ -45,16 +48,24 @@ class RekeyingDiamondSimTests {
         SplittableRandom shape = w.shapes();
         int p = chain.partitions;
         SimProducer input = chain.producer;
-        boolean feedback = shape.nextBoolean();
+        // stage F on two seeds in three: re-keys t3 into t3 itself, or back into t1 (a damped cycle)
+        String feedback = switch (shape.nextInt(3)) {
+            case 0 -> "t3";
+            case 1 -> "t1";
+            default -> null;
+        };
         for (int i = 0; i < p; i++) {
             reader(w.node("D" + i).consumes("t1", i).consumes("t3", i), shape, input, chain.records, "t1", p);
             reader(w.node("E" + i).consumes("t2", i).consumes("t3", i), shape, input, chain.records, "t2", p);
-            if (feedback) {
-                w.node("F" + i).consumes("t3", i).route("t3", 500 + shape.nextInt(501), true).maxHops(4)
+            if (feedback != null) {
+                w.node("F" + i).consumes("t3", i).route(feedback, 500 + shape.nextInt(501), true).maxHops(4)
                         .crashes(shape.nextInt(p <= 8 ? 3 : p) == 0 ? 1 : 0).build();
             }
         }
         reader(w.node("W").consumes("t1", "t3"), shape, input, chain.records, "t1", 1);
+        if (shape.nextBoolean()) {
+            reader(w.node("V").consumes("t2", "t3"), shape, input, chain.records, "t2", 1);
+        }
         return w;
     }
 
