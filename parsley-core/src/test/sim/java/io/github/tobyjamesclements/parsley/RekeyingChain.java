@@ -72,7 +72,7 @@ final class RekeyingChain {
             w.topic(t, p);
         }
         w.stepBudget(20_000 + 1_500 * p);
-        int records = p <= 8 ? 8 + shape.nextInt(17) : p <= 16 ? 12 + shape.nextInt(7) : 8 + shape.nextInt(7);
+        int records = p <= 8 ? 8 + shape.nextInt(25) : p <= 16 ? 16 + shape.nextInt(13) : 10 + shape.nextInt(9);
         // a skewed input: fewer keys than partitions leaves some of A's tasks without input
         int keys = shape.nextInt(4) == 0 ? 1 + shape.nextInt(Math.max(1, p / 2)) : 4 * p;
         SimProducer.Builder pb = w.producer("P").writes("t0").records(records).keys(keys);
@@ -106,7 +106,7 @@ final class RekeyingChain {
             String name = prefix + i;
             int permille = shape.nextInt(5) == 0 ? 400 + shape.nextInt(500) : 1000;
             SimNode.Builder n = world.node(name).consumes(in, i).route(out, permille, true);
-            if (shape.nextInt(6) == 0) {
+            if (shape.nextInt(4) == 0) {
                 n.route(out, 300 + shape.nextInt(500), true);
             }
             if (idleSenders && shape.nextInt(4) == 0) {
@@ -114,6 +114,9 @@ final class RekeyingChain {
                 int after = shape.nextInt(records + 1);
                 SimProducer main = producer;
                 n.thenRedeploy().consumes(in, i).route(out, permille, false).redeployWhen(x -> main.sent() >= after);
+            }
+            if (shape.nextInt(5) == 0) {
+                n.slow(in);
             }
             boolean crashes = partitions <= 8 ? shape.nextInt(3) == 0 : shape.nextInt(partitions) < crashers;
             n.crashes(crashes ? 1 + shape.nextInt(2) : 0).truncations(shape.nextInt(5) == 0 ? 1 : 0);

@@ -111,4 +111,21 @@ class RekeyingDiamondSimTests {
         assertThat(s.get(SimStats.Counter.CRASHES_MID_STEP)).isPositive();
         assertThat(s.get(SimStats.Counter.ABORTED_TRANSACTIONS)).isPositive();
     }
+
+    @Order(3)
+    @Test
+    void oneSeedRunTwiceGivesIdenticalTracesAtEveryWidth() {
+        // P=3 or so, P=16, P=32 and P=64, each family twice
+        for (long seed : new long[] {5, 17, 41, 113}) {
+            for (SimWorld[] twice : new SimWorld[][] {
+                {world(seed, Fault.NONE), world(seed, Fault.NONE)},
+                {WideRekeyingChainSimTests.world(seed, Fault.NONE), WideRekeyingChainSimTests.world(seed, Fault.NONE)}}) {
+                twice[0].runToDrain();
+                twice[1].runToDrain();
+                assertThat(twice[0].trace()).as("seed=%d", seed).hasSizeGreaterThan(50);
+                assertThat(twice[1].trace()).as("seed=%d", seed).containsExactlyElementsOf(twice[0].trace());
+                assertThat(twice[1].stats().asMap()).as("seed=%d", seed).isEqualTo(twice[0].stats().asMap());
+            }
+        }
+    }
 }
