@@ -27,7 +27,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  *       below the claim (a mark exists, below the claimed sequence);</li>
  *   <li>a second producer holding transactions open on t1 or t2 until the first is done (the high
  *       watermark above the last stable offset);</li>
- *   <li>diamond consumers lagging on one input or starting late (from the earliest offset);</li>
+ *   <li>diamond consumers lagging on one input or starting late (from the earliest offset), and
+ *       some crashing only while they hold records, so restarts restore held records whose claims
+ *       are still open;</li>
  *   <li>on a third of the seeds, stage F: F_i consumes t3:i and re-keys into t3 itself (damped
  *       after one hop), so its stamps to t3 carry claims on other senders' sends to other
  *       partitions of the destination's own topic, of which only the destination partition's may
@@ -69,7 +71,10 @@ class RekeyingDiamondSimTests {
         return w;
     }
 
-    /** A diamond consumer: lags on one input or the other, may start late, crashes now and then. */
+    /**
+     * A diamond consumer: lags on one input or the other, may start late, crashes now and then (on
+     * half of them only while holding records).
+     */
     private static void reader(SimNode.Builder n, SplittableRandom shape, SimProducer input, int records,
             String upstream, int peers) {
         switch (shape.nextInt(3)) {
@@ -83,7 +88,14 @@ class RekeyingDiamondSimTests {
             int after = shape.nextInt(records + 1);
             n.startWhen(x -> input.sent() >= after);
         }
-        n.crashes(shape.nextInt(peers <= 8 ? 2 : peers / 4) == 0 ? 1 + shape.nextInt(2) : 0).build();
+        int crashes = shape.nextInt(peers <= 8 ? 2 : peers / 4) == 0 ? 1 + shape.nextInt(2) : 0;
+        if (shape.nextBoolean()) {
+            // only while holding: the restart restores held records whose claims are still open
+            n.crashesHolding(crashes, 1 + shape.nextInt(2));
+        } else {
+            n.crashes(crashes);
+        }
+        n.build();
     }
 
     static Stream<Long> seeds() {
@@ -108,6 +120,7 @@ class RekeyingDiamondSimTests {
         assertThat(s.get(SimStats.Counter.CLAIMS_ABOVE_A_LOWER_MARK)).isPositive();
         assertThat(s.get(SimStats.Counter.HOLDS_AT_CROSS_PARTITION_READERS)).isPositive();
         assertThat(s.get(SimStats.Counter.SEQ_NORMALISATIONS)).isPositive();
+        assertThat(s.get(SimStats.Counter.RESTORED_SENDER_SWITCHES)).isPositive();
         assertThat(s.get(SimStats.Counter.CRASHES_MID_STEP)).isPositive();
         assertThat(s.get(SimStats.Counter.ABORTED_TRANSACTIONS)).isPositive();
     }
