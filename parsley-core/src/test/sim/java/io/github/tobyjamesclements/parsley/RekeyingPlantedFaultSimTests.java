@@ -48,17 +48,23 @@ class RekeyingPlantedFaultSimTests {
 
     private static final int CONTROL_SEEDS = 25;
 
-    static final Fault UNSEEN_SENDER_MET = gateFault("a sequence claim whose sender has no mark is met",
+    /** How a rebuilt gate's verdict relates to the protocol's: it only adds deliveries, only removes some, or neither. */
+    private enum Rule { LOOSER, STRICTER, SAME }
+
+    static final Fault UNSEEN_SENDER_MET = gateFault("a sequence claim whose sender has no mark is met", Rule.LOOSER,
             (claimed, mark) -> mark == null || mark.seq() >= claimed);
 
-    static final Fault LOWER_MARK_MET = gateFault("any mark of the sender meets a sequence claim",
+    static final Fault LOWER_MARK_MET = gateFault("any mark of the sender meets a sequence claim", Rule.LOOSER,
             (claimed, mark) -> mark != null);
 
     static final Fault MARK_MUST_PASS_CLAIM = gateFault("a sequence claim is met only by a mark above it",
-            (claimed, mark) -> mark != null && mark.seq() > claimed);
+            Rule.STRICTER, (claimed, mark) -> mark != null && mark.seq() > claimed);
 
-    /** The rebuilt gate with the protocol's own rule, a control: the faults above differ from it in one rule. */
-    static final Fault REBUILT_GATE = gateFault("the gate rebuilt with its own rule",
+    /**
+     * The rebuilt gate with the protocol's own rule, a control: it must agree with the gate on every
+     * head (it throws where it does not), so the faults above differ from the protocol in their rule only.
+     */
+    static final Fault REBUILT_GATE = gateFault("the gate rebuilt with its own rule", Rule.SAME,
             (claimed, mark) -> mark != null && mark.seq() >= claimed);
 
     static Stream<Arguments> plants() {
@@ -84,9 +90,10 @@ class RekeyingPlantedFaultSimTests {
     /**
      * A gate whose sequence claims on consumed channels (other than the head's own) are met as
      * {@code met} says, given the claimed sequence and the node's mark (null when it has none);
-     * offset claims are judged as the protocol does (protocol.md §3.2).
+     * offset claims are judged as the protocol does (protocol.md §3.2). A looser rule is asked only
+     * where the gate holds, a stricter one only where it delivers.
      */
-    private static Fault gateFault(String name, BiPredicate<Long, ProtocolStore.Mark> met) {
+    private static Fault gateFault(String name, Rule rule, BiPredicate<Long, ProtocolStore.Mark> met) {
         return new Fault() {
             @Override
             public String name() {
@@ -100,7 +107,15 @@ class RekeyingPlantedFaultSimTests {
                 node[0] = new CausalNode(config, store, offsets, committed, new NodeSeams() {
                     @Override
                     public boolean deliverable(Channel c, HeldEntry head, boolean gate) {
-                        return judge(node[0], config, c, head, met);
+                        if (rule == Rule.LOOSER && gate || rule == Rule.STRICTER && !gate) {
+                            return gate;
+                        }
+                        boolean verdict = judge(node[0], config, c, head, met);
+                        if (rule == Rule.SAME && verdict != gate) {
+                            throw new IllegalStateException("The rebuilt gate disagrees with the gate; node="
+                                    + config.nodeId() + ", channel=" + c + ", offset=" + head.offset() + ", gate=" + gate);
+                        }
+                        return verdict;
                     }
                 });
                 return node[0];
@@ -110,16 +125,17 @@ class RekeyingPlantedFaultSimTests {
 
     private static boolean judge(CausalNode node, NodeConfig config, Channel own, HeldEntry head,
             BiPredicate<Long, ProtocolStore.Mark> met) {
-        for (Map.Entry<Channel, Long> e : head.clock().offsets().entrySet()) {
-            Channel c = e.getKey();
-            if (!c.equals(own) && config.consumed().contains(c) && node.frontier(c) < e.getValue()) {
+        VectorClock claims = head.clock();
+        for (int i = 0; i < claims.offsetCount(); i++) {
+            Channel c = claims.channel(i);
+            if (!c.equals(own) && config.consumed().contains(c) && node.frontier(c) < claims.offsetAt(i)) {
                 return false;
             }
         }
-        for (Map.Entry<SeqKey, Long> e : head.clock().seqs().entrySet()) {
-            Channel c = e.getKey().channel();
-            if (!c.equals(own) && config.consumed().contains(c)
-                    && !met.test(e.getValue(), node.state().marks().get(e.getKey()))) {
+        for (int i = 0; i < claims.seqCount(); i++) {
+            SeqKey k = claims.seqKey(i);
+            if (!k.channel().equals(own) && config.consumed().contains(k.channel())
+                    && !met.test(claims.seqAt(i), node.state().marks().get(k))) {
                 return false;
             }
         }
