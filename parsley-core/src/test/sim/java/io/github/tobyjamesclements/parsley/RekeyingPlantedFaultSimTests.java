@@ -143,7 +143,7 @@ class RekeyingPlantedFaultSimTests {
     }
 
     @Test
-    void theRebuiltGateWithTheProtocolsRuleDrainsEveryWorld() {
+    void theRebuiltGateWithTheProtocolsRuleAgreesWithTheGateOnEveryHead() {
         for (long seed = 0; seed < CONTROL_SEEDS; seed++) {
             RekeyingDiamondSimTests.DIAMOND.run(seed, REBUILT_GATE);
             WideRekeyingChainSimTests.WIDE_CHAIN.run(seed, REBUILT_GATE);
