@@ -13,12 +13,13 @@ import java.util.SplittableRandom;
  * downstream carries one sender's claims on the partitions the consumer does not read: the claims
  * that grow as P squared at two hops.
  *
- * <p>The seed draws P: 2-8 mostly, 16, 32 and 64 on a few fixed seeds ({@link #partitions}) with
- * few records. Some seeds skew the input (the producer uses fewer keys than partitions, so some
- * tasks of A never send), some stage nodes forward only part of their input or send twice per
- * delivery, and with {@code idleSenders} some are redeployed mid-run to keep their input key: from
- * then on they send to one partition only, and the claims already carried downstream name a sender
- * that never sends to the other partitions again. Stage nodes crash, idle and mid-step; the
+ * <p>The seed draws P: 2-8 mostly (with 8-32 input records, 40-80 on one seed in eight), and 16,
+ * 32 and 64 on a few fixed seeds ({@link #partitions}) with few records. Some seeds skew the input
+ * (the producer uses fewer keys than partitions, so some tasks of A never send), some stage nodes
+ * forward only part of their input or send twice per delivery, and with {@code idleSenders} some
+ * are redeployed mid-run to keep their input key: from then on they send to one partition only,
+ * and the claims already carried downstream name a sender that never sends to the other
+ * partitions again. Stage nodes crash, idle and mid-step; the
  * producer aborts transactions; a second producer holds transactions open on one topic until the
  * first is done, so a partition's high watermark stays above its last stable offset for a while.
  */
@@ -73,6 +74,10 @@ final class RekeyingChain {
         }
         w.stepBudget(20_000 + 1_500 * p);
         int records = p <= 8 ? 8 + shape.nextInt(25) : p <= 16 ? 16 + shape.nextInt(13) : 10 + shape.nextInt(9);
+        if (p <= 8 && shape.nextInt(8) == 0) {
+            // a busy world: every task sends to most partitions, many times (stamps near their width)
+            records = 40 + shape.nextInt(41);
+        }
         // a skewed input: fewer keys than partitions leaves some of A's tasks without input
         int keys = shape.nextInt(4) == 0 ? 1 + shape.nextInt(Math.max(1, p / 2)) : 4 * p;
         SimProducer.Builder pb = w.producer("P").writes("t0").records(records).keys(keys);
