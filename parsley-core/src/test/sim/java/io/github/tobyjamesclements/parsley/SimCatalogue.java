@@ -41,6 +41,8 @@ final class SimCatalogue {
                 new Entry(HiddenTopicSimTests.class, HiddenTopicSimTests.UNSEEN_ORIGIN),
                 new Entry(DeadLetterSimTests.class, DeadLetterSimTests.POISON_CHAIN),
                 new Entry(DeadLetterSimTests.class, DeadLetterSimTests.HELD_POISON),
-                new Entry(FanOutSimTests.class, FanOutSimTests.FAN_OUT));
+                new Entry(FanOutSimTests.class, FanOutSimTests.FAN_OUT),
+                new Entry(WideRekeyingChainSimTests.class, WideRekeyingChainSimTests.WIDE_CHAIN),
+                new Entry(RekeyingDiamondSimTests.class, RekeyingDiamondSimTests.DIAMOND));
     }
 }

@@ -43,7 +43,22 @@ final class SimStats {
         WHOLE_TOPIC_CLAIMS,
         PROBES_ANSWERED,
         /** A probe's answer that released a held head (§3.9). */
-        PROBE_RELEASES
+        PROBE_RELEASES,
+        /** Re-keying families: a stage's committed send to another partition of a topic than its previous one there. */
+        REKEYED_SENDS_CROSSING_PARTITIONS,
+        /** Re-keying families: a delivery after one of its sender's earlier records on another partition of the topic. */
+        SENDER_ORDER_PAIRS_ACROSS_PARTITIONS,
+        /** Re-keying families: a delivery after a causal ancestor on another consumed topic, by another sender. */
+        CAUSAL_PAIRS_ACROSS_HOPS,
+        /**
+         * Re-keying families: a delivery whose past names a re-keying sender's last send on a topic, on another
+         * partition than one the node consumes, and that sender never sent to that consumed partition again.
+         */
+        CLAIMS_ON_IDLE_PARTITIONS,
+        /** Of those, the ones where the sender had sent to the consumed partition before: a mark below the claim. */
+        CLAIMS_ABOVE_A_LOWER_MARK,
+        /** Re-keying families: records held on arrival by nodes that consume two channels or more. */
+        HOLDS_AT_CROSS_PARTITION_READERS
     }
 
     /** The counters the anti-vacuity check requires to be non-zero across the default run. */
@@ -53,7 +68,10 @@ final class SimStats {
         Counter.TRUNCATIONS, Counter.UNSEEN_CLAIMS_KEPT, Counter.SCOPE_CHANGES, Counter.SEQ_NORMALISATIONS,
         Counter.DEAD_LETTERS_UNREADABLE, Counter.DEAD_LETTERS_GATED, Counter.DEAD_LETTERS_RESTORED,
         Counter.FAN_OUT_SHARED_ABORTS, Counter.FAN_OUT_HANDOVERS, Counter.FAN_OUT_HOLDS_IN_EVERY_STAGE,
-        Counter.RESTORED_SENDER_SWITCHES, Counter.WHOLE_TOPIC_CLAIMS, Counter.PROBE_RELEASES
+        Counter.RESTORED_SENDER_SWITCHES, Counter.WHOLE_TOPIC_CLAIMS, Counter.PROBE_RELEASES,
+        Counter.REKEYED_SENDS_CROSSING_PARTITIONS,
+        Counter.SENDER_ORDER_PAIRS_ACROSS_PARTITIONS, Counter.CAUSAL_PAIRS_ACROSS_HOPS, Counter.CLAIMS_ON_IDLE_PARTITIONS,
+        Counter.CLAIMS_ABOVE_A_LOWER_MARK, Counter.HOLDS_AT_CROSS_PARTITION_READERS
     };
 
     private final EnumMap<Counter, Long> counts = new EnumMap<>(Counter.class);
