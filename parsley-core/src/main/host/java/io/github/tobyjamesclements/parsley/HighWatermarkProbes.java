@@ -4,6 +4,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.UUID;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -16,8 +17,8 @@ import org.slf4j.LoggerFactory;
  * (§6.4), one request per topic. Run at most every {@link #INTERVAL_NANOS} after a record, and at every
  * sweep, so a stage whose heads wait on probes pays one round trip per interval, not per record.
  *
- * <p>A read that fails is logged and tried again at the next run: its probe is never answered, and
- * the head that wanted it asks again at its next gate. Broker-less test wiring answers no end
+ * <p>A read that fails is logged and its partition probed again at the next run: its probe is never
+ * answered. Broker-less test wiring answers no end
  * offsets, so its probes are never answered.
  */
 final class HighWatermarkProbes {
@@ -30,6 +31,8 @@ final class HighWatermarkProbes {
     private final BrokerOffsets offsets;
     private long lastRun = System.nanoTime() - INTERVAL_NANOS;
     private long failures;
+    /** Partitions whose last read failed: their probes were never answered, and are started again next run. */
+    private final Set<Channel> retry = new TreeSet<>();
 
     HighWatermarkProbes(String stage, CausalNode node, BrokerOffsets offsets) {
         this.stage = stage;
@@ -39,14 +42,16 @@ final class HighWatermarkProbes {
 
     /** Probes after a record, unless the last run was within the interval. */
     void afterRecord(Consumer<List<Delivery>> handle) {
-        if (!node.state().probesWanted().isEmpty() && System.nanoTime() - lastRun >= INTERVAL_NANOS) {
+        if ((!retry.isEmpty() || !node.state().probesWanted().isEmpty()) && System.nanoTime() - lastRun >= INTERVAL_NANOS) {
             run(handle);
         }
     }
 
     /** Probes every partition wanted now; each answer's deliveries go to {@code handle}. */
     void run(Consumer<List<Delivery>> handle) {
-        Set<Channel> wanted = node.state().probesWanted();
+        Set<Channel> wanted = new TreeSet<>(node.state().probesWanted());
+        wanted.addAll(retry);
+        retry.clear();
         if (wanted.isEmpty()) {
             return;
         }
@@ -61,6 +66,7 @@ final class HighWatermarkProbes {
                 end = ends.computeIfAbsent(c.topicId(), t -> offsets.endOffsets(t).orElse(Map.of())).get(c.partition());
             } catch (RuntimeException failure) {
                 failures++;
+                retry.add(c);
                 log.warn("High watermark probe failed, retried at the next run; stage={}, channel={}, failures={}: {}",
                         stage, c, failures, failure.toString());
                 continue;

@@ -45,11 +45,8 @@ final class CausalNode {
     }
 
     /**
-     * Restores the node, seeds its own outputs, reconciles a changed declaration and derives each
-     * frontier from {@code committedPositions} (protocol.md §7.1).
-     *
-     * @throws IllegalStateException when init must fail closed (§7, §11)
-     * @throws CorruptClockException when a stored clock cannot be decoded
+     * Restores, seeds own outputs, reconciles a changed declaration, derives frontiers (§7.1); throws
+     * {@link IllegalStateException} where init fails closed (§7, §11), {@link CorruptClockException} for a bad stored clock.
      */
     CausalNode(NodeConfig config, StateStore stateStore, BrokerOffsets brokerOffsets,
             Map<Channel, Long> committedPositions, NodeSeams seams) {
@@ -69,10 +66,10 @@ final class CausalNode {
         config.consumed().forEach(state::openInput);
         state.recordScope(config.consumed(), config.sinkTopics());
         state.persist();
+        config.consumed().forEach(this::askGate);
         log.info("Causal node initialised; node={}, consumed={}, sinks={}, restoredHolds={}, ownOutputs={}",
                 config.nodeId(), config.consumed(), config.sinkTopics().size(), held(), state.ownOutputs().offsets().size());
     }
-
 
     /** Feeds one fetched record; returns what the gate released, in causal order. */
     List<Delivery> onRecord(InboundRecord r) {
@@ -157,6 +154,13 @@ final class CausalNode {
                 Gate.deliverable(c, entry.offset(), entry.clock(), order, state.frontierClock(), state.marks(), probed));
     }
 
+    /** Gates a restored head, delivering nothing: one that waits on a probe asks for it now (§3.9). */
+    private void askGate(Channel c) {
+        HeldEntry head = state.head(c);
+        if (head != null) {
+            deliverable(c, head);
+        }
+    }
 
     /** Starts a probe a head wants ({@link NodeState#probesWanted}); read the high watermark after it (H7). */
     Probes.Ticket startProbe(Channel partition) {
@@ -170,7 +174,6 @@ final class CausalNode {
         state.probeAnswered(ticket, highWatermark);
         return cascadeAndFinish();
     }
-
 
     /** The single stamping site: the {@code vc} header value of a send to a concrete partition, built in a reused clock. */
     byte[] encodeSend(Channel destination) {
@@ -211,16 +214,12 @@ final class CausalNode {
         }
     }
 
-    /**
-     * Truncates to the log starts of the truncation footprint ({@link NodeState#stampChannels()});
-     * claims on topics that cannot be resolved are kept. Returns what the broker answered.
-     */
+    /** Truncates to the log starts of {@link NodeState#stampChannels()}, keeping unresolvable topics' claims (§8.2). */
     BrokerOffsets.LogStarts truncateToLogStarts() {
         BrokerOffsets.LogStarts starts = seams.logStarts(state.stampChannels(), brokerOffsets);
         truncateToLogStarts(starts.starts(), starts.confirmedAbsent());
         return starts;
     }
-
 
     /** Every held head with its unmet claims; heads with none are omitted (protocol.md §13.3). */
     List<Gate.HeadExplanation> explainHeads() {

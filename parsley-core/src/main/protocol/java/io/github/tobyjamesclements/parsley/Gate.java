@@ -73,15 +73,15 @@ final class Gate {
      */
     private static boolean wholeTopicMet(Channel own, long offset, SeqKey k, long seq, Channel[] consumed,
             Map<SeqKey, ProtocolStore.Mark> marks, Probed probed) {
+        boolean met = true;
         for (Channel x : consumed) {
             if (x.sameTopic(k.channel()) && !x.equals(own)) {
                 ProtocolStore.Mark mark = marks.get(new SeqKey(x, k.sender()));
-                if ((mark == null || mark.seq() < seq) && !probed.delivered(x, k.sender(), seq, own, offset)) {
-                    return false;
-                }
+                // no early return: every partition that needs a probe asks for it in this one pass
+                met &= mark != null && mark.seq() >= seq || probed.delivered(x, k.sender(), seq, own, offset);
             }
         }
-        return true;
+        return met;
     }
 
     /**

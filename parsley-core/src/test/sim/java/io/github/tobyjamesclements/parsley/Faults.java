@@ -192,6 +192,15 @@ final class Faults {
                 }
             });
 
+    /** §3.9 and H7 broken: whole-topic claims are met by marks alone, no probe ever answers (the idle-partition wedge). */
+    static final Fault PROBES_NEVER_ANSWERED = seamed("whole-topic claims met by marks alone, never by a probe",
+            () -> new NodeSeams() {
+                @Override
+                public Gate.Probed probed(Gate.Probed probes) {
+                    return (partition, sender, seq, own, offset) -> false;
+                }
+            });
+
     /** §3.9 broken: a probe's answer counts for a head that arrived after the probe started. */
     static final Fault PROBE_BEFORE_ARRIVAL = seamed("a probe counts for a head that arrived after it started",
             () -> new NodeSeams() {
@@ -433,7 +442,8 @@ final class Faults {
                 DROP_OWN_SEQUENCE_CLAIMS, SEED_ONLY_AFTER_TWO_SENDS, SEQUENCE_CEILING_NEVER_PERSISTED,
                 SEQUENCE_CEILING_OFF_BY_ONE, DERIVE_IGNORING_HOLD_QUEUE, NO_SEED_FLOOR, REMOVED_INPUT_CARRIED_AT_FLOOR,
                 PERSIST_AFTER_COMMIT, STALE_STAMP_CLOCKS, ARRIVAL_PAST_HELD, WHOLE_TOPIC_CLAIM_PASSED,
-                PROBE_BEFORE_ARRIVAL, PROBE_IGNORES_QUEUE, DROP_OWN_WHOLE_TOPIC_CLAIM, DROP_CLAIM_UNDER_LOWER_WHOLE_TOPIC);
+                PROBE_BEFORE_ARRIVAL, PROBE_IGNORES_QUEUE, DROP_OWN_WHOLE_TOPIC_CLAIM, DROP_CLAIM_UNDER_LOWER_WHOLE_TOPIC,
+                PROBES_NEVER_ANSWERED);
     }
 
     // Seams -------------------------------------------------------------------------------------

@@ -85,8 +85,18 @@ class PlantedFaultSimTests {
                         MultiPartitionSinkSimTests.MULTI_PARTITION),
                 plant(Faults.DROP_OWN_WHOLE_TOPIC_CLAIM, MultiPartitionSinkSimTests.class,
                         MultiPartitionSinkSimTests.MULTI_PARTITION),
-                plant(Faults.DROP_CLAIM_UNDER_LOWER_WHOLE_TOPIC, MultiPartitionSinkSimTests.class,
-                        MultiPartitionSinkSimTests.MULTI_PARTITION));
+                plant(Faults.DROP_CLAIM_UNDER_LOWER_WHOLE_TOPIC, RekeyingDiamondSimTests.class,
+                        RekeyingDiamondSimTests.DIAMOND),
+                plant(Faults.PROBES_NEVER_ANSWERED, RekeyingDiamondSimTests.class, RekeyingDiamondSimTests.DIAMOND),
+                // earlier faults the whole-topic claims could bring back in a new form, over the re-keying families
+                plant(Faults.DROP_CLAIMS_ON_DESTINATION_TOPIC, RekeyingDiamondSimTests.class,
+                        RekeyingDiamondSimTests.DIAMOND),
+                plant(Faults.DROP_OWN_SEQUENCE_CLAIMS, WideRekeyingChainSimTests.class,
+                        WideRekeyingChainSimTests.WIDE_CHAIN),
+                plant(Faults.FILTER_UNCONSUMED, RekeyingDiamondSimTests.class, RekeyingDiamondSimTests.DIAMOND),
+                plant(Faults.STAMP_BEFORE_PARTITIONING, WideRekeyingChainSimTests.class,
+                        WideRekeyingChainSimTests.WIDE_CHAIN),
+                plant(Faults.DROP_POSITION_ADVANCES, RekeyingDiamondSimTests.class, RekeyingDiamondSimTests.DIAMOND));
     }
 
     private static Arguments plant(Fault fault, Class<?> family, Scenario scenario) {

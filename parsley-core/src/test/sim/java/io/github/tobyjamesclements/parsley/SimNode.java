@@ -188,8 +188,8 @@ final class SimNode {
         if (sweepable) {
             out.add(action(() -> "sweep", 3, this::sweep));
         }
-        if (!node.state().probesWanted().isEmpty()) {
-            out.add(action(() -> "probe " + node.state().probesWanted(), 3, this::startProbes));
+        if (!probesToStart().isEmpty()) {
+            out.add(action(() -> "probe " + probesToStart(), 3, this::startProbes));
         }
         if (!probing.isEmpty()) {
             out.add(action(() -> "probe answer " + probing.peek().partition(), 3, this::answerProbe));
@@ -509,9 +509,18 @@ final class SimNode {
         dirty |= store.dirty() || node.state().unpersisted();
     }
 
-    /** Starts a probe of every partition the node wants one of; each is read later, by {@link #answerProbe}. */
+    /**
+     * The partitions the node wants probed that have no probe under way: like the Streams host, one
+     * probe per partition at a time; a head the one under way does not cover asks again after it.
+     */
+    private List<Channel> probesToStart() {
+        return node.state().probesWanted().stream()
+                .filter(c -> probing.stream().noneMatch(t -> t.partition().equals(c))).toList();
+    }
+
+    /** Starts a probe of every partition in {@link #probesToStart}; each is read later, by {@link #answerProbe}. */
     private void startProbes() {
-        for (Channel c : node.state().probesWanted()) {
+        for (Channel c : probesToStart()) {
             probing.add(node.startProbe(c));
         }
     }
