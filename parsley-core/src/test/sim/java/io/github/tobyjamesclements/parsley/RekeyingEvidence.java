@@ -46,20 +46,7 @@ final class RekeyingEvidence {
 
     /** A scenario that builds its world, runs it to drain and then counts what it exercised. */
     static Scenario scenario(String name, BiFunction<Long, Fault, SimWorld> build) {
-        return new Scenario() {
-            @Override
-            public String name() {
-                return name;
-            }
-
-            @Override
-            public SimStats run(long seed, Fault fault) {
-                SimWorld w = build.apply(seed, fault);
-                w.runToDrain();
-                count(w, name);
-                return w.stats();
-            }
-        };
+        return Scenario.of(name, build, w -> count(w, name));
     }
 
     /**
