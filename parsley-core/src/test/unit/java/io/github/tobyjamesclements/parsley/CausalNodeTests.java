@@ -616,6 +616,8 @@ class CausalNodeTests {
                 "q/" + C.key() + "/e/0000000000000000",
                 "q/" + C.key() + "/m",
                 "scope",
+                // the send's topic's reserved ceiling, and its partition's sent-here mark (§6.2, §6.4)
+                "sq/" + Channel.wholeTopic(NodeRig.TOPIC_S).key(),
                 "sq/" + sink.key());
     }
 
