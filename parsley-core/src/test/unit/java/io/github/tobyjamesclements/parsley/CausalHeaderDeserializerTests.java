@@ -52,12 +52,13 @@ class CausalHeaderDeserializerTests {
     @Test
     void corruptParsleyHeadersPrintAnErrorMarkerInsteadOfThrowing() {
         Headers headers = new RecordHeaders().add(CausalHeaders.CLOCK, new byte[] {0x01, 0, 0})
-                .add("trace", new byte[] {'t'}).add(CausalHeaders.CLOCK, new byte[] {0x02, 1});
+                .add("trace", new byte[] {'t'}).add(CausalHeaders.CLOCK, new byte[] {0x03, 1});
 
         assertThat(printed(headers)).containsExactly(
-                "vc:<corrupt: Unknown clock version 1; this build reads version 2>",
+                "vc:<corrupt: Unknown clock version 1; this build reads versions 2 and 3>",
                 "trace:t",
-                "vc:<corrupt: Clock truncated at byte 2; needed 1 more>");
+                // version 3's flagged sequence section opens with a topic id, read eight bytes at a time
+                "vc:<corrupt: Clock truncated at byte 2; needed 8 more>");
     }
 
     @Test

@@ -103,13 +103,13 @@ class CausalHeadersTests {
         Headers headers = new RecordHeaders().add("vc", hex("01 00 00"));
 
         assertThatThrownBy(() -> CausalHeaders.read(headers, WHERE)).isExactlyInstanceOf(CorruptClockException.class)
-                .hasMessage("Unknown clock version 1; this build reads version 2; " + WHERE)
+                .hasMessage("Unknown clock version 1; this build reads versions 2 and 3; " + WHERE)
                 .hasNoCause();
     }
 
     @Test
     void locationIsAppendedVerbatim() {
-        Headers headers = new RecordHeaders().add("vc", hex("02 00 00"));
+        Headers headers = new RecordHeaders().add("vc", hex("03 00 00"));
         String where = "topic=payments, partition=0, offset=9223372036854775807";
 
         assertThatThrownBy(() -> CausalHeaders.read(headers, where)).isExactlyInstanceOf(CorruptClockException.class)
@@ -145,7 +145,7 @@ class CausalHeadersTests {
                 .isExactlyInstanceOf(CorruptClockException.class).hasMessage("Header vc present with a null value");
         assertThatThrownBy(() -> CausalHeaders.sender(new RecordHeaders().add("vc", hex("01 00 00"))))
                 .isExactlyInstanceOf(CorruptClockException.class)
-                .hasMessage("Unknown clock version 1; this build reads version 2");
+                .hasMessage("Unknown clock version 1; this build reads versions 2 and 3");
     }
 
     @Test
@@ -179,7 +179,7 @@ class CausalHeadersTests {
 
     @Test
     void writeReplacesEveryExistingClockHeaderAndKeepsOthers() {
-        Headers headers = new RecordHeaders().add("vc", hex("02")).add("trace", bytes("t1")).add("vc", null);
+        Headers headers = new RecordHeaders().add("vc", hex("03")).add("trace", bytes("t1")).add("vc", null);
         VectorClock clock = new VectorClock().advanceTo(new Channel(S1, 4), 7);
         UUID sender = new UUID(-1, 5);
 
@@ -195,7 +195,7 @@ class CausalHeadersTests {
 
     @Test
     void writeClockWritesAnUntaggedHeader() {
-        Headers headers = new RecordHeaders().add("vc", MIXED.bytes()).add("vc", hex("02 00 00"));
+        Headers headers = new RecordHeaders().add("vc", MIXED.bytes()).add("vc", hex("03 00 00"));
 
         CausalHeaders.writeClock(headers, MIXED_WIDE.clock().get());
 

@@ -616,7 +616,82 @@ class CausalNodeTests {
                 "q/" + C.key() + "/e/0000000000000000",
                 "q/" + C.key() + "/m",
                 "scope",
+                // the send's topic's reserved ceiling, and its partition's sent-here mark (§6.2, §6.4)
+                "sq/" + Channel.wholeTopic(NodeRig.TOPIC_S).key(),
                 "sq/" + sink.key());
+    }
+
+    // Whole-topic claims and probes (§3.9) ----------------------------------------------------
+
+    private static final Channel C1 = new Channel(C.topicId(), 1);
+
+    /** A head on D claiming U's sends to C's whole topic at 5, met on C by U's mark, not on C1 (U's 2 there). */
+    private CausalNode headWaitingOnC1() {
+        CausalNode node = rig.consumes(C, C1, D, E).start();
+        node.onRecord(tagged(C, 0, U, 5, null));
+        node.onRecord(tagged(C1, 0, U, 2, null));
+        assertThat(node.onRecord(record(D, 0, clock().advanceSeq(seq(Channel.wholeTopic(C.topicId()), U), 5)))).isEmpty();
+        return node;
+    }
+
+    @Test
+    void aHeadWaitingOnAWholeTopicClaimWantsAProbeOfThePartitionItsMarkLeavesOpen() {
+        CausalNode node = headWaitingOnC1();
+
+        assertThat(node.state().probesWanted()).containsExactly(C1);
+        assertThat(node.explainHeads()).singleElement().satisfies(h -> assertThat(h.unmet())
+                .containsExactly(new Gate.Unmet(HeldRecord.Diagnosis.SENDER_BEHIND, C1, U, 5, 2)));
+    }
+
+    @Test
+    void aProbeAnsweredAtAPositionAlreadyReachedReleasesTheHead() {
+        CausalNode node = headWaitingOnC1();
+        Probes.Ticket ticket = node.startProbe(C1);
+
+        assertThat(node.state().probesWanted()).isEmpty();
+        assertThat(coordinates(node.probeAnswered(ticket, 1))).containsExactly(at(D, 0));
+    }
+
+    @Test
+    void aProbeAnsweredAboveThePositionReleasesTheHeadOnlyOnceThePositionReachesIt() {
+        CausalNode node = headWaitingOnC1();
+        Probes.Ticket ticket = node.startProbe(C1);
+
+        assertThat(node.probeAnswered(ticket, 4)).as("C1's records 1 to 3 may be U's").isEmpty();
+        assertThat(node.positionAdvance(C1, 3)).isEmpty();
+        assertThat(coordinates(node.positionAdvance(C1, 4))).containsExactly(at(D, 0));
+    }
+
+    @Test
+    void aProbeDoesNotReleaseAHeadWhileTheSendersRecordAtOrBelowTheClaimIsQueued() {
+        CausalNode node = headWaitingOnC1();
+        // U's seq 4 on C1, held behind a claim on E that nothing meets
+        assertThat(node.onRecord(tagged(C1, 1, U, 4, clock().advanceTo(E, 0)))).isEmpty();
+        Probes.Ticket ticket = node.startProbe(C1);
+
+        assertThat(node.probeAnswered(ticket, 2)).isEmpty();
+        assertThat(coordinates(node.onRecord(record(E, 0)))).as("E@0 releases C1@1; U's 4 is no longer queued, so the answer now meets the claim U's mark 4 does not")
+                .containsExactly(at(E, 0), at(C1, 1), at(D, 0));
+    }
+
+    @Test
+    void aProbeStartedBeforeTheHeadArrivedDoesNotCountForIt() {
+        CausalNode node = rig.consumes(C, C1, D).start();
+        node.onRecord(tagged(C, 0, U, 5, null));
+        Probes.Ticket early = node.startProbe(C1);
+        node.onRecord(record(D, 0, clock().advanceSeq(seq(Channel.wholeTopic(C.topicId()), U), 5)));
+
+        assertThat(node.probeAnswered(early, 0)).isEmpty();
+        assertThat(node.state().probesWanted()).as("asked again").containsExactly(C1);
+        assertThat(coordinates(node.probeAnswered(node.startProbe(C1), 0))).containsExactly(at(D, 0));
+    }
+
+    @Test
+    void aProbeOfAnUnconsumedChannelIsRefused() {
+        CausalNode node = rig.start();
+
+        assertThatThrownBy(() -> node.startProbe(X)).isInstanceOf(IllegalStateException.class)
+                .hasMessageStartingWith("Probe of an unconsumed channel; node=stage-task-0_0, channel=" + X);
     }
 
     @Test

@@ -14,9 +14,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Pins the exact bytes {@link ClockCodec#encode} writes (docs/wire-format.md, version 2, with its
+ * Pins the exact bytes {@link ClockCodec#encode} writes (docs/wire-format.md, version 3, with its
  * head flags, its dense, single and sparse topic groups, offset differences and optional sequence
- * section): a
+ * section of channel groups, whole topics first, and dense or sparse stage groups): a
  * hand-worked vector, and agreement with a deliberately naive encoder written straight from the
  * layout over seeded random stamps, tagged and untagged, so that any rewrite of the encoder for
  * speed keeps the format frozen.
@@ -37,20 +37,22 @@ class ClockCodecCanonicalBytesTests {
                 .advanceSeq(new SeqKey(new Channel(T1, 7), S1), 9)
                 .advanceSeq(new SeqKey(new Channel(T1, 7), S2), 128);
 
-        // head: tag 201 (task 200 + 1) × 4 + offset flag 2 + sequence flag 1 = 807
-        assertThat(HexFormat.of().formatHex(ClockCodec.encode(new SendStamp(clock, S2, 5)))).isEqualTo("02"
+        // head: tag 201 (task 200 + 1) × 4 + offset flag 2 + sequence flag 1 = 807; then one
+        // sequence channel, T1:7 (field 8, the last: 16), whose stage groups go S2 (negative) first:
+        // task 200 alone, sparse (shape 2, more: 5), then S1's task 25 alone (shape 2, the last: 4).
+        // Hand-worked from the layout.
+        assertThat(HexFormat.of().formatHex(ClockCodec.encode(new SendStamp(clock, S2, 5)))).isEqualTo("03"
                 + "a706" + "9000000000000000" + "05"
                 + "80000000000000000000000000000001" + "0d" + "7f"
                 + "0102030405060708090a0b0c0d0e0f10" + "10" + "00" + "00" + "07" + "d804"
-                + "01"
-                + "0102030405060708090a0b0c0d0e0f10" + "07" + "02"
-                + "9000000000000000" + "c801" + "8001"
-                + "1112131415161718" + "19" + "09");
+                + "0102030405060708090a0b0c0d0e0f10" + "10"
+                + "9000000000000000" + "05" + "c801" + "8001"
+                + "1112131415161718" + "04" + "19" + "09");
     }
 
     @Test
     void encodesTheEmptyClockInTwoBytes() {
-        assertThat(ClockCodec.encode(new VectorClock())).containsExactly(2, 0);
+        assertThat(ClockCodec.encode(new VectorClock())).containsExactly(3, 0);
     }
 
     @Test
@@ -62,7 +64,7 @@ class ClockCodecCanonicalBytesTests {
                 .advanceTo(new Channel(T1, 2), 0)
                 .advanceTo(new Channel(T2, 1), 127);
 
-        assertThat(HexFormat.of().formatHex(ClockCodec.encode(clock))).isEqualTo("02" + "02"
+        assertThat(HexFormat.of().formatHex(ClockCodec.encode(clock))).isEqualTo("03" + "02"
                 + "80000000000000000000000000000001" + "0d" + "7f"
                 + "0102030405060708090a0b0c0d0e0f10" + "0e" + "05" + "ce04" + "d704");
     }
@@ -138,10 +140,24 @@ class ClockCodecCanonicalBytesTests {
         }
         int seqs = random.nextInt(12);
         for (int i = 0; i < seqs; i++) {
-            Channel c = new Channel(ids[random.nextInt(ids.length)], random.nextInt(3));
-            clock.advanceSeq(new SeqKey(c, sender(random)), value(random));
+            clock.advanceSeq(new SeqKey(seqChannel(random, ids), sender(random)), value(random));
+        }
+        if (random.nextBoolean()) {
+            // one stage's tasks 0..n-1 on one channel: the dense stage group, which random tasks seldom give
+            Channel c = seqChannel(random, ids);
+            long stage = random.nextInt(3) == 0 ? random.nextLong(3) : random.nextLong();
+            int tasks = 1 + random.nextInt(random.nextInt(10) == 0 ? 150 : 6);
+            for (int t = 0; t < tasks; t++) {
+                clock.advanceSeq(new SeqKey(c, new UUID(stage, t)), value(random));
+            }
         }
         return clock;
+    }
+
+    /** A sequence claim's channel: a partition, or now and then a whole topic. */
+    private static Channel seqChannel(SplittableRandom random, UUID[] ids) {
+        UUID topic = ids[random.nextInt(ids.length)];
+        return random.nextInt(4) == 0 ? Channel.wholeTopic(topic) : new Channel(topic, random.nextInt(3));
     }
 
     /** A sender id: a random stage id, a task number of one to five varint bytes. */
@@ -169,10 +185,15 @@ class ClockCodecCanonicalBytesTests {
     private static byte[] naiveEncode(VectorClock clock, UUID sender, long seq) {
         TreeMap<UUID, TreeMap<Integer, Long>> byTopic = new TreeMap<>();
         clock.offsets().forEach((c, n) -> byTopic.computeIfAbsent(c.topicId(), t -> new TreeMap<>()).put(c.partition(), n));
-        TreeMap<Channel, TreeMap<UUID, Long>> byChannel = new TreeMap<>();
-        clock.seqs().forEach((k, s) -> byChannel.computeIfAbsent(k.channel(), c -> new TreeMap<>()).put(k.sender(), s));
+        // sequence channels by topic id (signed), then field: 0 for the whole topic, else partition + 1;
+        // then stage id (signed), then task
+        TreeMap<UUID, TreeMap<Long, TreeMap<Long, TreeMap<Long, Long>>>> byChannel = new TreeMap<>();
+        clock.seqs().forEach((k, s) -> byChannel.computeIfAbsent(k.channel().topicId(), t -> new TreeMap<>())
+                .computeIfAbsent(k.channel().isWholeTopic() ? 0L : k.channel().partition() + 1L, f -> new TreeMap<>())
+                .computeIfAbsent(k.sender().getMostSignificantBits(), st -> new TreeMap<>())
+                .put(k.sender().getLeastSignificantBits(), s));
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        out.write(2);
+        out.write(3);
         long flags = (byTopic.isEmpty() ? 0 : 2) + (byChannel.isEmpty() ? 0 : 1);
         if (sender == null) {
             varint(out, flags);
@@ -202,16 +223,30 @@ class ClockCodecCanonicalBytesTests {
         if (byChannel.isEmpty()) {
             return out.toByteArray();
         }
-        varint(out, byChannel.size());
-        for (Map.Entry<Channel, TreeMap<UUID, Long>> c : byChannel.entrySet()) {
-            uuid(out, c.getKey().topicId());
-            varint(out, c.getKey().partition());
-            varint(out, c.getValue().size());
-            c.getValue().forEach((claimed, s) -> {
-                long64(out, claimed.getMostSignificantBits());
-                varint(out, claimed.getLeastSignificantBits());
-                varint(out, s);
-            });
+        int channelsLeft = byChannel.values().stream().mapToInt(Map::size).sum();
+        for (Map.Entry<UUID, TreeMap<Long, TreeMap<Long, TreeMap<Long, Long>>>> t : byChannel.entrySet()) {
+            for (Map.Entry<Long, TreeMap<Long, TreeMap<Long, Long>>> c : t.getValue().entrySet()) {
+                uuid(out, t.getKey());
+                channelsLeft--;
+                varint(out, 2 * c.getKey() + (channelsLeft > 0 ? 1 : 0));
+                int stagesLeft = c.getValue().size();
+                for (Map.Entry<Long, TreeMap<Long, Long>> stage : c.getValue().entrySet()) {
+                    long64(out, stage.getKey());
+                    int size = stage.getValue().size();
+                    boolean dense = stage.getValue().lastKey() == size - 1;
+                    long shape = dense ? 2L * size + 1 : 2L * size;
+                    stagesLeft--;
+                    varint(out, 2 * shape + (stagesLeft > 0 ? 1 : 0));
+                    Long previous = null;
+                    for (Map.Entry<Long, Long> task : stage.getValue().entrySet()) {
+                        if (!dense) {
+                            varint(out, task.getKey());
+                        }
+                        varint(out, previous == null ? task.getValue() : ClockCodecFuzzTests.zigzag63(previous, task.getValue()));
+                        previous = task.getValue();
+                    }
+                }
+            }
         }
         return out.toByteArray();
     }

@@ -6,6 +6,7 @@ import java.lang.management.ManagementFactory;
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -20,17 +21,23 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.Timeout.ThreadMode;
 
 /**
- * Seeded fuzzing of the clock wire format, version 2.
+ * Seeded fuzzing of the clock wire format, version 3, and of version 2, which this build still
+ * reads but never writes.
  *
  * <p>The property under test is canonicity: {@link ClockCodec#decodeStamp} either returns a stamp
  * (a clock, with or without a sender tag) that re-encodes to exactly the input bytes, or throws
  * {@link CorruptClockException}; any other
- * exception, a different re-encoding or a hang (the timeout is preemptive) fails. Inputs are
+ * exception, a different re-encoding or a hang (the timeout is preemptive) fails. An accepted
+ * version 2 input must instead be exactly the independent writer's version 2 layout of the stamp
+ * it decodes to (one encoding per stamp there too), and that stamp must survive the version 3
+ * round trip. Inputs are
  * random bytes and mutations (bit flips, byte inserts and deletes, truncations, splices,
  * overwrites with varint edge bytes, duplicated segments) of valid encodings of random stamps, and
  * layouts written by an independent writer in this file that break exactly one canonical-form rule
  * (split or empty group, swapped groups or entries, duplicate entry, padded varint, version,
- * trailing bytes, a task number out of range, a group in another shape than its own): those must
+ * trailing bytes, a task number out of range, a group in another shape than its own; in the
+ * sequence section a split, swapped, duplicated or empty channel, stage group or task, a dense
+ * stage group written sparse, a task or partition out of range): those must
  * always be rejected, and the unbroken layout must equal the codec's
  * bytes. A round-trip property covers the other direction: {@code decode(encode(s))} equals {@code s}
  * (also through one {@link ChannelCache} kept across the run, as a task keeps one),
@@ -82,7 +89,7 @@ class ClockCodecFuzzTests {
             byte[] input = new byte[random.nextInt(0, 48)];
             random.nextBytes(input);
             if (input.length > 0 && random.nextBoolean()) {
-                input[0] = ClockCodec.VERSION;
+                input[0] = random.nextInt(4) == 0 ? ClockCodec.VERSION_2 : ClockCodec.VERSION;
             }
             if (input.length > 2 && random.nextInt(8) == 0) {
                 input[1] = 0;
@@ -119,8 +126,8 @@ class ClockCodecFuzzTests {
                 "Clock truncated", "Count", "trailing bytes after clock", "Non-minimal varint",
                 "Offset topic groups unsorted or duplicated",
                 "Offset entries unsorted or duplicated", "Empty offset topic group", "Partition", "Varint exceeds",
-                "Sequence channels unsorted or duplicated", "Sequence entries unsorted or duplicated",
-                "Empty sequence channel group");
+                "Sequence channels unsorted or duplicated", "Sequence stage groups unsorted or duplicated",
+                "Sequence tasks unsorted or duplicated", "Empty sequence stage group");
     }
 
     @Test
@@ -179,6 +186,13 @@ class ClockCodecFuzzTests {
                     throw new AssertionError(seeded(describe("layout", i, input)) + ": the independent layout of "
                             + stamp + " differs from the codec's " + HexFormat.of().formatHex(encode(stamp)));
                 }
+            } else if (broken.equals("as-version-2")) {
+                // the previous build's bytes of the same stamp: read as it, and written as version 3
+                check(input, "layout/" + broken, i, new Outcomes());
+                if (!stamp.equals(ClockCodec.decodeStamp(input))) {
+                    throw new AssertionError(seeded(describe("layout/" + broken, i, input)) + ": decodes to "
+                            + ClockCodec.decodeStamp(input) + ", not " + stamp);
+                }
             } else {
                 try {
                     SendStamp decoded = ClockCodec.decodeStamp(input);
@@ -211,11 +225,40 @@ class ClockCodecFuzzTests {
             throw new AssertionError(seeded(describe(kind, index, input)) + ": decode threw " + e, e);
         }
         byte[] again = encode(decoded);
+        if (input[0] == ClockCodec.VERSION_2) {
+            checkVersion2(input, decoded, again, kind, index);
+            outcomes.accepted++;
+            outcomes.acceptedVersion2++;
+            return;
+        }
         if (!Arrays.equals(again, input)) {
             throw new AssertionError(seeded(describe(kind, index, input)) + ": decoded to " + decoded
                     + ", which re-encodes to " + HexFormat.of().formatHex(again));
         }
         outcomes.accepted++;
+    }
+
+    /**
+     * An accepted version 2 input: exactly the independent writer's version 2 layout of what it
+     * decoded to, so version 2 keeps one encoding per stamp; and what this build writes for that
+     * stamp is version 3 and decodes to it again.
+     */
+    private static void checkVersion2(byte[] input, SendStamp decoded, byte[] again, String kind, int index) {
+        byte[] layout;
+        try {
+            layout = LayoutWriter.version2(decoded);
+        } catch (IllegalArgumentException e) {
+            throw new AssertionError(seeded(describe(kind, index, input)) + ": a version 2 input decoded to "
+                    + decoded + ", which version 2 cannot name", e);
+        }
+        if (!Arrays.equals(layout, input)) {
+            throw new AssertionError(seeded(describe(kind, index, input)) + ": a version 2 input decoded to " + decoded
+                    + ", whose version 2 layout is " + HexFormat.of().formatHex(layout));
+        }
+        if (again[0] != ClockCodec.VERSION || !decoded.equals(ClockCodec.decodeStamp(again))) {
+            throw new AssertionError(seeded(describe(kind, index, input)) + ": a version 2 input decoded to " + decoded
+                    + ", which is written as " + HexFormat.of().formatHex(again));
+        }
     }
 
     /** What the codec writes for a stamp: tagged when it has a sender, as a stage's emission. */
@@ -244,10 +287,22 @@ class ClockCodecFuzzTests {
         }
         int channels = random.nextInt(0, 4);
         for (int c = 0; c < channels; c++) {
-            Channel channel = new Channel(id(random), partition(random));
+            UUID topic = id(random);
+            Channel channel = random.nextInt(4) == 0 ? Channel.wholeTopic(topic) : new Channel(topic, partition(random));
             int senders = random.nextInt(1, 4);
+            long stage = id(random).getMostSignificantBits();
             for (int s = 0; s < senders; s++) {
-                clock.advanceSeq(new SeqKey(channel, sender(random)), value(random));
+                UUID sender = switch (random.nextInt(3)) {
+                    case 0 -> sender(random);
+                    // one stage's tasks: a sparse stage group of several tasks, or a dense one of 0..n-1
+                    case 1 -> new UUID(stage, partition(random));
+                    default -> new UUID(stage, s);
+                };
+                clock.advanceSeq(new SeqKey(channel, sender), value(random));
+            }
+            if (channel.isWholeTopic() && random.nextBoolean()) {
+                // the whole topic beside its partition 0, which it sorts just before
+                clock.advanceSeq(new SeqKey(new Channel(topic, 0), sender(random)), value(random));
             }
         }
         return clock;
@@ -379,24 +434,30 @@ class ClockCodecFuzzTests {
     }
 
     /**
-     * Writes a stamp in the version 2 layout from the spec, independently of {@link ClockCodec}, and
-     * can break exactly one rule of canonical form on request.
+     * Writes a stamp in the version 3 layout from the spec, independently of {@link ClockCodec}, and
+     * can break exactly one rule of canonical form on request; or writes it in version 2's layout,
+     * which this build still reads ({@link #version2}).
      */
     static final class LayoutWriter {
 
-        static final String[] BREAKS = {"none", "split-group", "swap-groups", "swap-entries", "duplicate-entry",
-            "empty-group", "non-minimal-varint", "version", "trailing-bytes", "task-out-of-range", "sparse-when-dense",
-            "single-when-dense", "sparse-when-single", "empty-seq-section"};
+        static final String[] BREAKS = {"none", "as-version-2", "split-group", "swap-groups", "swap-entries",
+            "duplicate-entry", "empty-group", "non-minimal-varint", "version", "trailing-bytes", "task-out-of-range",
+            "sparse-when-dense", "single-when-dense", "sparse-when-single", "empty-seq-section", "split-stage-group",
+            "swap-tasks", "duplicate-task", "sparse-stage-when-dense", "seq-task-out-of-range",
+            "seq-partition-out-of-range"};
 
         private final SplittableRandom random;
-        private final List<List<Group>> sections = List.of(new ArrayList<>(), new ArrayList<>());
-        private byte version = 2;
+        private final List<Group> offsets = new ArrayList<>();
+        private final List<SeqChannel> seqs = new ArrayList<>();
+        private byte version = 3;
+        private boolean version2;
         private int paddedVarint = -1;
         private byte[] trailing = new byte[0];
         private boolean sparseWhenDense;
         private boolean singleWhenDense;
         private boolean sparseWhenSingle;
         private boolean emptySeqSection;
+        private boolean sparseStageWhenDense;
         private final SendStamp stamp;
         private long taskExcess;
 
@@ -405,73 +466,157 @@ class ClockCodecFuzzTests {
             this.stamp = stamp;
             VectorClock clock = stamp.clock();
             clock.offsets().forEach((c, n) -> {
-                List<Group> offsets = sections.get(0);
                 byte[] header = uuid(c.topicId());
                 if (offsets.isEmpty() || !Arrays.equals(offsets.get(offsets.size() - 1).header, header)) {
                     offsets.add(new Group(header, -1));
                 }
                 offsets.get(offsets.size() - 1).entries.add(new Entry(null, -1, c.partition(), n));
             });
-            clock.seqs().forEach((k, s) -> {
-                List<Group> seqs = sections.get(1);
-                Group last = seqs.isEmpty() ? null : seqs.get(seqs.size() - 1);
-                byte[] header = uuid(k.channel().topicId());
-                if (last == null || !Arrays.equals(last.header, header) || last.partition != k.channel().partition()) {
-                    seqs.add(new Group(header, k.channel().partition()));
+            // the layout's order, sorted here rather than taken from the clock: topic id (signed),
+            // field (the whole topic's 0 first, else partition + 1), stage id (signed), task
+            List<Map.Entry<SeqKey, Long>> claims = new ArrayList<>(clock.seqs().entrySet());
+            claims.sort(Comparator.<Map.Entry<SeqKey, Long>, UUID>comparing(e -> e.getKey().channel().topicId())
+                    .thenComparingLong(e -> field(e.getKey().channel()))
+                    .thenComparingLong(e -> e.getKey().sender().getMostSignificantBits())
+                    .thenComparingLong(e -> e.getKey().sender().getLeastSignificantBits()));
+            for (Map.Entry<SeqKey, Long> e : claims) {
+                Channel c = e.getKey().channel();
+                UUID sender = e.getKey().sender();
+                SeqChannel last = seqs.isEmpty() ? null : seqs.get(seqs.size() - 1);
+                if (last == null || !Arrays.equals(last.topic, uuid(c.topicId())) || last.field != field(c)) {
+                    last = new SeqChannel(uuid(c.topicId()), field(c));
+                    seqs.add(last);
                 }
-                seqs.get(seqs.size() - 1).entries.add(new Entry(stage(k.sender()), k.sender().getLeastSignificantBits(),
-                        -1, s));
-            });
+                StageGroup group = last.stages.isEmpty() ? null : last.stages.get(last.stages.size() - 1);
+                if (group == null || group.stage != sender.getMostSignificantBits()) {
+                    group = new StageGroup(sender.getMostSignificantBits(), false);
+                    last.stages.add(group);
+                }
+                group.tasks.add(new Task(sender.getLeastSignificantBits(), e.getValue()));
+            }
+        }
+
+        /** The stamp in version 2's layout: no rule broken, and no whole-topic claim, which version 2 cannot name. */
+        static byte[] version2(SendStamp stamp) {
+            LayoutWriter writer = new LayoutWriter(stamp, null);
+            if (writer.seqs.stream().anyMatch(c -> c.field == 0)) {
+                throw new IllegalArgumentException("Version 2 has no whole-topic claims: " + stamp);
+            }
+            writer.version = 2;
+            writer.version2 = true;
+            return writer.bytes();
+        }
+
+        private static long field(Channel c) {
+            return c.isWholeTopic() ? 0 : c.partition() + 1L;
         }
 
         /** Breaks the wanted rule if this clock allows it; returns the rule broken, or "none". */
         String apply(String wanted) {
-            List<Group> section = sections.get(random.nextInt(2));
-            List<Group> multi = section.stream().filter(g -> g.entries.size() > 1).toList();
+            boolean onSeqs = random.nextBoolean();
+            List<Group> multi = offsets.stream().filter(g -> g.entries.size() > 1).toList();
+            List<StageGroup> stages = seqs.stream().flatMap(c -> c.stages.stream()).toList();
+            List<StageGroup> multiTask = stages.stream().filter(g -> g.tasks.size() > 1).toList();
             switch (wanted) {
-                case "split-group" -> {
-                    if (multi.isEmpty()) {
+                case "as-version-2" -> {
+                    if (seqs.stream().anyMatch(c -> c.field == 0)) {
                         return "none";
                     }
-                    Group g = multi.get(random.nextInt(multi.size()));
-                    int cut = random.nextInt(1, g.entries.size());
-                    Group tail = new Group(g.header, g.partition);
-                    tail.entries.addAll(g.entries.subList(cut, g.entries.size()));
-                    g.entries.subList(cut, g.entries.size()).clear();
-                    section.add(section.indexOf(g) + 1, tail);
+                    version = 2;
+                    version2 = true;
+                }
+                case "split-group" -> {
+                    if (onSeqs) {
+                        // one channel's stage groups over two channel groups: a duplicated channel
+                        List<SeqChannel> several = seqs.stream().filter(c -> c.stages.size() > 1).toList();
+                        if (several.isEmpty()) {
+                            return "none";
+                        }
+                        SeqChannel c = several.get(random.nextInt(several.size()));
+                        int cut = random.nextInt(1, c.stages.size());
+                        SeqChannel tail = new SeqChannel(c.topic, c.field);
+                        tail.stages.addAll(c.stages.subList(cut, c.stages.size()));
+                        c.stages.subList(cut, c.stages.size()).clear();
+                        seqs.add(seqs.indexOf(c) + 1, tail);
+                    } else {
+                        if (multi.isEmpty()) {
+                            return "none";
+                        }
+                        Group g = multi.get(random.nextInt(multi.size()));
+                        int cut = random.nextInt(1, g.entries.size());
+                        Group tail = new Group(g.header, g.partition);
+                        tail.entries.addAll(g.entries.subList(cut, g.entries.size()));
+                        g.entries.subList(cut, g.entries.size()).clear();
+                        offsets.add(offsets.indexOf(g) + 1, tail);
+                    }
                 }
                 case "swap-groups" -> {
+                    List<?> section = onSeqs ? seqs : offsets;
                     if (section.size() < 2) {
                         return "none";
                     }
-                    int i = random.nextInt(section.size() - 1);
-                    section.add(i, section.remove(i + 1));
+                    swapAdjacent(section);
                 }
                 case "swap-entries" -> {
-                    if (multi.isEmpty()) {
-                        return "none";
+                    if (onSeqs) {
+                        // a channel's stage groups out of order
+                        List<SeqChannel> several = seqs.stream().filter(c -> c.stages.size() > 1).toList();
+                        if (several.isEmpty()) {
+                            return "none";
+                        }
+                        swapAdjacent(several.get(random.nextInt(several.size())).stages);
+                    } else {
+                        if (multi.isEmpty()) {
+                            return "none";
+                        }
+                        swapAdjacent(multi.get(random.nextInt(multi.size())).entries);
                     }
-                    List<Entry> entries = multi.get(random.nextInt(multi.size())).entries;
-                    int i = random.nextInt(entries.size() - 1);
-                    entries.add(i, entries.remove(i + 1));
                 }
                 case "duplicate-entry" -> {
-                    if (section.isEmpty()) {
-                        return "none";
+                    if (onSeqs) {
+                        // a stage group twice in its channel, the copy with the same or other seqs
+                        if (seqs.isEmpty()) {
+                            return "none";
+                        }
+                        List<StageGroup> in = seqs.get(random.nextInt(seqs.size())).stages;
+                        int i = random.nextInt(in.size());
+                        StageGroup copy = new StageGroup(in.get(i).stage, false);
+                        in.get(i).tasks.forEach(t -> copy.tasks.add(new Task(t.task, random.nextBoolean() ? t.value : value(random))));
+                        in.add(i + 1, copy);
+                    } else {
+                        if (offsets.isEmpty()) {
+                            return "none";
+                        }
+                        List<Entry> entries = offsets.get(random.nextInt(offsets.size())).entries;
+                        int i = random.nextInt(entries.size());
+                        Entry e = entries.get(i);
+                        entries.add(i + 1, new Entry(e.stage, e.task, e.partition,
+                                random.nextBoolean() ? e.value : value(random)));
                     }
-                    List<Entry> entries = section.get(random.nextInt(section.size())).entries;
-                    int i = random.nextInt(entries.size());
-                    Entry e = entries.get(i);
-                    entries.add(i + 1, new Entry(e.stage, e.task, e.partition,
-                            random.nextBoolean() ? e.value : value(random)));
                 }
                 case "empty-group" -> {
-                    boolean offsets = random.nextBoolean();
-                    List<Group> target = sections.get(offsets ? 0 : 1);
-                    target.add(random.nextInt(target.size() + 1), new Group(uuid(id(random)), offsets ? -1 : partition(random)));
+                    if (!onSeqs) {
+                        offsets.add(random.nextInt(offsets.size() + 1), new Group(uuid(id(random)), -1));
+                    } else if (!seqs.isEmpty() && random.nextBoolean()) {
+                        // a stage group without tasks, in dense or sparse form, within a channel
+                        List<StageGroup> in = seqs.get(random.nextInt(seqs.size())).stages;
+                        in.add(random.nextInt(in.size() + 1), new StageGroup(id(random).getMostSignificantBits(),
+                                random.nextBoolean()));
+                    } else {
+                        // a channel group can hold no stage group only by holding an empty one
+                        SeqChannel c = new SeqChannel(uuid(id(random)), random.nextInt(3) == 0 ? 0 : partition(random) + 1L);
+                        c.stages.add(new StageGroup(id(random).getMostSignificantBits(), random.nextBoolean()));
+                        seqs.add(random.nextInt(seqs.size() + 1), c);
+                    }
                 }
                 case "non-minimal-varint" -> paddedVarint = random.nextInt(1_000);
-                case "version" -> version = (byte) (ClockCodec.VERSION + random.nextInt(1, 256));
+                case "version" -> {
+                    int v;
+                    do {
+                        v = random.nextInt(256);
+                    } while (v == 2 || v == 3);
+                    version = (byte) v;
+                }
                 case "task-out-of-range" -> {
                     if (stamp.sender() == null) {
                         return "none";
@@ -480,25 +625,25 @@ class ClockCodecFuzzTests {
                     taskExcess = random.nextLong(1L << 31, 1L << 60);
                 }
                 case "sparse-when-dense" -> {
-                    if (sections.get(0).stream().noneMatch(LayoutWriter::dense)) {
+                    if (offsets.stream().noneMatch(LayoutWriter::dense)) {
                         return "none";
                     }
                     sparseWhenDense = true;
                 }
                 case "single-when-dense" -> {
-                    if (sections.get(0).stream().noneMatch(g -> dense(g) && g.entries.size() == 1)) {
+                    if (offsets.stream().noneMatch(g -> dense(g) && g.entries.size() == 1)) {
                         return "none";
                     }
                     singleWhenDense = true;
                 }
                 case "sparse-when-single" -> {
-                    if (sections.get(0).stream().noneMatch(g -> !dense(g) && g.entries.size() == 1)) {
+                    if (offsets.stream().noneMatch(g -> !dense(g) && g.entries.size() == 1)) {
                         return "none";
                     }
                     sparseWhenSingle = true;
                 }
                 case "empty-seq-section" -> {
-                    if (!sections.get(1).isEmpty()) {
+                    if (!seqs.isEmpty()) {
                         return "none";
                     }
                     emptySeqSection = true;
@@ -507,6 +652,54 @@ class ClockCodecFuzzTests {
                     trailing = new byte[random.nextInt(1, 4)];
                     random.nextBytes(trailing);
                 }
+                case "split-stage-group" -> {
+                    // one stage's tasks over two stage groups: a duplicated stage
+                    if (multiTask.isEmpty()) {
+                        return "none";
+                    }
+                    StageGroup g = multiTask.get(random.nextInt(multiTask.size()));
+                    int cut = random.nextInt(1, g.tasks.size());
+                    StageGroup tail = new StageGroup(g.stage, false);
+                    tail.tasks.addAll(g.tasks.subList(cut, g.tasks.size()));
+                    g.tasks.subList(cut, g.tasks.size()).clear();
+                    List<StageGroup> in = seqs.stream().filter(c -> c.stages.contains(g)).findFirst().orElseThrow().stages;
+                    in.add(in.indexOf(g) + 1, tail);
+                }
+                case "swap-tasks" -> {
+                    // out of order, no run from zero: written sparse, task numbers and all
+                    if (multiTask.isEmpty()) {
+                        return "none";
+                    }
+                    swapAdjacent(multiTask.get(random.nextInt(multiTask.size())).tasks);
+                }
+                case "duplicate-task" -> {
+                    if (stages.isEmpty()) {
+                        return "none";
+                    }
+                    List<Task> tasks = stages.get(random.nextInt(stages.size())).tasks;
+                    int i = random.nextInt(tasks.size());
+                    tasks.add(i + 1, new Task(tasks.get(i).task, random.nextBoolean() ? tasks.get(i).value : value(random)));
+                }
+                case "sparse-stage-when-dense" -> {
+                    if (stages.stream().noneMatch(LayoutWriter::dense)) {
+                        return "none";
+                    }
+                    sparseStageWhenDense = true;
+                }
+                case "seq-task-out-of-range" -> {
+                    if (stages.isEmpty()) {
+                        return "none";
+                    }
+                    List<Task> tasks = stages.get(random.nextInt(stages.size())).tasks;
+                    Task t = tasks.get(tasks.size() - 1);
+                    tasks.set(tasks.size() - 1, new Task(t.task + random.nextLong(1L << 31, 1L << 60), t.value));
+                }
+                case "seq-partition-out-of-range" -> {
+                    if (seqs.isEmpty()) {
+                        return "none";
+                    }
+                    seqs.get(random.nextInt(seqs.size())).field = random.nextLong((1L << 31) + 1, 1L << 60);
+                }
                 default -> {
                     return "none";
                 }
@@ -514,22 +707,27 @@ class ClockCodecFuzzTests {
             return wanted;
         }
 
+        private void swapAdjacent(List<?> list) {
+            int i = random.nextInt(list.size() - 1);
+            java.util.Collections.swap(list, i, i + 1);
+        }
+
         byte[] bytes() {
             List<byte[]> out = new ArrayList<>();
             List<Long> varints = new ArrayList<>();
             List<Integer> varintSlots = new ArrayList<>();
             out.add(new byte[] {version});
-            boolean seqsFollow = !sections.get(1).isEmpty() || emptySeqSection;
-            long flags = (sections.get(0).isEmpty() ? 0 : 2) + (seqsFollow ? 1 : 0);
+            boolean seqsFollow = !seqs.isEmpty() || emptySeqSection;
+            long flags = (offsets.isEmpty() ? 0 : 2) + (seqsFollow ? 1 : 0);
             if (stamp.sender() == null) {
                 slot(out, varints, varintSlots, flags);
             } else {
                 slot(out, varints, varintSlots, 4 * (stamp.sender().getLeastSignificantBits() + 1 + taskExcess) + flags);
-                out.add(stage(stamp.sender()));
+                out.add(long64(stamp.sender().getMostSignificantBits()));
                 slot(out, varints, varintSlots, stamp.seq());
             }
-            for (int gi = 0; gi < sections.get(0).size(); gi++) {
-                Group g = sections.get(0).get(gi);
+            for (int gi = 0; gi < offsets.size(); gi++) {
+                Group g = offsets.get(gi);
                 out.add(g.header);
                 int n = g.entries.size();
                 String shape = dense(g) ? (sparseWhenDense ? "sparse" : singleWhenDense && n == 1 ? "single" : "dense")
@@ -539,7 +737,7 @@ class ClockCodecFuzzTests {
                     case "single" -> 4L * g.entries.get(0).partition + 2;
                     default -> 4L * n;
                 };
-                slot(out, varints, varintSlots, 2 * header + (gi < sections.get(0).size() - 1 ? 1 : 0));
+                slot(out, varints, varintSlots, 2 * header + (gi < offsets.size() - 1 ? 1 : 0));
                 Entry previous = null;
                 for (Entry e : g.entries) {
                     if (shape.equals("sparse")) {
@@ -549,18 +747,10 @@ class ClockCodecFuzzTests {
                     previous = e;
                 }
             }
-            if (seqsFollow) {
-                slot(out, varints, varintSlots, sections.get(1).size());
-            }
-            for (Group g : sections.get(1)) {
-                out.add(g.header);
-                slot(out, varints, varintSlots, g.partition);
-                slot(out, varints, varintSlots, g.entries.size());
-                for (Entry e : g.entries) {
-                    out.add(e.stage);
-                    slot(out, varints, varintSlots, e.task);
-                    slot(out, varints, varintSlots, e.value);
-                }
+            if (version2) {
+                writeVersion2Seqs(out, varints, varintSlots);
+            } else {
+                writeSeqs(out, varints, varintSlots);
             }
             for (int i = 0; i < varints.size(); i++) {
                 boolean pad = paddedVarint >= 0 && i == paddedVarint % varints.size();
@@ -577,6 +767,55 @@ class ClockCodecFuzzTests {
             return bytes;
         }
 
+        /**
+         * Version 3: per channel group its topic id and field × 2 + more; per stage group its stage
+         * id and shape × 2 + more, shape n × 2 + 1 when dense, else n × 2 with each task's number;
+         * each seq after a group's first as the zigzag of its difference.
+         */
+        private void writeSeqs(List<byte[]> out, List<Long> varints, List<Integer> varintSlots) {
+            for (int ci = 0; ci < seqs.size(); ci++) {
+                SeqChannel c = seqs.get(ci);
+                out.add(c.topic);
+                slot(out, varints, varintSlots, 2 * c.field + (ci < seqs.size() - 1 ? 1 : 0));
+                for (int si = 0; si < c.stages.size(); si++) {
+                    StageGroup g = c.stages.get(si);
+                    out.add(long64(g.stage));
+                    int n = g.tasks.size();
+                    boolean dense = n == 0 ? g.denseIfEmpty : dense(g) && !sparseStageWhenDense;
+                    long shape = dense ? 2L * n + 1 : 2L * n;
+                    slot(out, varints, varintSlots, 2 * shape + (si < c.stages.size() - 1 ? 1 : 0));
+                    Task previous = null;
+                    for (Task t : g.tasks) {
+                        if (!dense) {
+                            slot(out, varints, varintSlots, t.task);
+                        }
+                        slot(out, varints, varintSlots, previous == null ? t.value : zigzag63(previous.value, t.value));
+                        previous = t;
+                    }
+                }
+            }
+        }
+
+        /** Version 2: a channel count; per channel its topic id, partition and sender count; per sender stage, task, seq. */
+        private void writeVersion2Seqs(List<byte[]> out, List<Long> varints, List<Integer> varintSlots) {
+            if (seqs.isEmpty()) {
+                return;
+            }
+            slot(out, varints, varintSlots, seqs.size());
+            for (SeqChannel c : seqs) {
+                out.add(c.topic);
+                slot(out, varints, varintSlots, c.field - 1);
+                slot(out, varints, varintSlots, c.stages.stream().mapToInt(g -> g.tasks.size()).sum());
+                for (StageGroup g : c.stages) {
+                    for (Task t : g.tasks) {
+                        out.add(long64(g.stage));
+                        slot(out, varints, varintSlots, t.task);
+                        slot(out, varints, varintSlots, t.value);
+                    }
+                }
+            }
+        }
+
         /** An offset group whose partitions are exactly 0..n-1 in order, which the layout writes dense. */
         private static boolean dense(Group g) {
             for (int i = 0; i < g.entries.size(); i++) {
@@ -585,6 +824,16 @@ class ClockCodecFuzzTests {
                 }
             }
             return !g.entries.isEmpty();
+        }
+
+        /** A stage group whose tasks are exactly 0..n-1 in order, which the layout writes dense. */
+        private static boolean dense(StageGroup g) {
+            for (int i = 0; i < g.tasks.size(); i++) {
+                if (g.tasks.get(i).task != i) {
+                    return false;
+                }
+            }
+            return !g.tasks.isEmpty();
         }
 
         private static void slot(List<byte[]> out, List<Long> varints, List<Integer> slots, long value) {
@@ -612,20 +861,21 @@ class ClockCodecFuzzTests {
             return Arrays.copyOf(buf, n);
         }
 
-        private static byte[] stage(UUID sender) {
-            return Arrays.copyOf(uuid(sender), 8);
-        }
-
-        private static byte[] uuid(UUID id) {
-            byte[] b = new byte[16];
+        private static byte[] long64(long half) {
+            byte[] b = new byte[8];
             for (int i = 0; i < 8; i++) {
-                b[i] = (byte) (id.getMostSignificantBits() >>> (56 - 8 * i));
-                b[8 + i] = (byte) (id.getLeastSignificantBits() >>> (56 - 8 * i));
+                b[i] = (byte) (half >>> (56 - 8 * i));
             }
             return b;
         }
 
-        /** One offset topic group (partition -1) or one sequence channel group. */
+        private static byte[] uuid(UUID id) {
+            byte[] b = Arrays.copyOf(long64(id.getMostSignificantBits()), 16);
+            System.arraycopy(long64(id.getLeastSignificantBits()), 0, b, 8, 8);
+            return b;
+        }
+
+        /** One offset topic group. */
         private static final class Group {
             final byte[] header;
             final int partition;
@@ -637,8 +887,36 @@ class ClockCodecFuzzTests {
             }
         }
 
-        /** An offset entry (stage null) or a sequence entry (partition -1): a sender is a stage id and a task. */
+        /** An offset entry. */
         private record Entry(byte[] stage, long task, int partition, long value) {
+        }
+
+        /** One sequence channel group: a topic id and its field (0 for the whole topic, else partition + 1). */
+        private static final class SeqChannel {
+            final byte[] topic;
+            long field;
+            final List<StageGroup> stages = new ArrayList<>();
+
+            SeqChannel(byte[] topic, long field) {
+                this.topic = topic;
+                this.field = field;
+            }
+        }
+
+        /** One stage group: a stage id and its tasks; an empty one (a broken rule) says which form it claims. */
+        private static final class StageGroup {
+            final long stage;
+            final boolean denseIfEmpty;
+            final List<Task> tasks = new ArrayList<>();
+
+            StageGroup(long stage, boolean denseIfEmpty) {
+                this.stage = stage;
+                this.denseIfEmpty = denseIfEmpty;
+            }
+        }
+
+        /** A task number and its seq. */
+        private record Task(long task, long value) {
         }
     }
 
@@ -648,11 +926,16 @@ class ClockCodecFuzzTests {
         VectorClock clock = stamp.clock();
         Map<UUID, List<Map.Entry<Channel, Long>>> topics = new TreeMap<>();
         clock.offsets().entrySet().forEach(e -> topics.computeIfAbsent(e.getKey().topicId(), t -> new ArrayList<>()).add(e));
-        Map<Channel, List<SeqKey>> channels = new TreeMap<>();
-        clock.seqs().forEach((k, s) -> channels.computeIfAbsent(k.channel(), c -> new ArrayList<>()).add(k));
+        // per sequence channel (topic id, then field: 0 for the whole topic, else partition + 1), per
+        // stage id, the tasks' seqs
+        Map<UUID, Map<Long, Map<Long, TreeMap<Long, Long>>>> channels = new TreeMap<>();
+        clock.seqs().forEach((k, s) -> channels.computeIfAbsent(k.channel().topicId(), t -> new TreeMap<>())
+                .computeIfAbsent(k.channel().isWholeTopic() ? 0L : k.channel().partition() + 1L, f -> new TreeMap<>())
+                .computeIfAbsent(k.sender().getMostSignificantBits(), st -> new TreeMap<>())
+                .put(k.sender().getLeastSignificantBits(), s));
         long tag = stamp.sender() == null ? 0 : stamp.sender().getLeastSignificantBits() + 1;
         long flags = (topics.isEmpty() ? 0 : 2) + (channels.isEmpty() ? 0 : 1);
-        int size = 1 + varintLength(4 * tag + flags) + (channels.isEmpty() ? 0 : varintLength(channels.size()));
+        int size = 1 + varintLength(4 * tag + flags);
         size += stamp.sender() == null ? 0 : 8 + varintLength(stamp.seq());
         int groupsLeft = topics.size();
         for (List<Map.Entry<Channel, Long>> group : topics.values()) {
@@ -668,10 +951,21 @@ class ClockCodecFuzzTests {
                 previous = e.getValue();
             }
         }
-        for (Map.Entry<Channel, List<SeqKey>> group : channels.entrySet()) {
-            size += 16 + varintLength(group.getKey().partition()) + varintLength(group.getValue().size());
-            for (SeqKey k : group.getValue()) {
-                size += 8 + varintLength(k.sender().getLeastSignificantBits()) + varintLength(clock.seq(k));
+        for (Map<Long, Map<Long, TreeMap<Long, Long>>> topic : channels.values()) {
+            for (Map.Entry<Long, Map<Long, TreeMap<Long, Long>>> channel : topic.entrySet()) {
+                // the more bit never lengthens a varint of an even number
+                size += 16 + varintLength(2 * channel.getKey());
+                for (TreeMap<Long, Long> tasks : channel.getValue().values()) {
+                    int n = tasks.size();
+                    boolean dense = tasks.lastKey() == n - 1;
+                    size += 8 + varintLength(2 * (dense ? 2L * n + 1 : 2L * n));
+                    Long previous = null;
+                    for (Map.Entry<Long, Long> t : tasks.entrySet()) {
+                        size += (dense ? 0 : varintLength(t.getKey()))
+                                + varintLength(previous == null ? t.getValue() : zigzag63(previous, t.getValue()));
+                        previous = t.getValue();
+                    }
+                }
             }
         }
         return size;
@@ -719,7 +1013,8 @@ class ClockCodecFuzzTests {
 
     private static void report(String what, int inputs, Outcomes outcomes, Stopwatch watch) {
         System.out.println("seed=" + SEED + " " + what + ": " + inputs + " inputs, " + outcomes.accepted
-                + " accepted (re-encoded exactly), " + outcomes.rejected() + " rejected " + outcomes.kinds + ", " + watch);
+                + " accepted (re-encoded exactly, or " + outcomes.acceptedVersion2 + " of version 2 as its layout), "
+                + outcomes.rejected() + " rejected " + outcomes.kinds + ", " + watch);
     }
 
     /** Wall and thread CPU time since creation: on a shared machine the CPU time is the honest cost. */
@@ -741,6 +1036,7 @@ class ClockCodecFuzzTests {
         private static final Pattern COORDINATES = Pattern.compile("( at |;| -?\\d).*$");
 
         int accepted;
+        int acceptedVersion2;
         final Map<String, Integer> kinds = new TreeMap<>();
 
         void reject(String message) {

@@ -97,7 +97,7 @@ class DeadLetterTopologyTests {
             assertThat(dead).hasSize(3);
             assertDeadLetter(dead.get(0), "a", "7", 2000L, CorruptClockException.class.getName(), "payments", 1);
             assertThat(text(dead.get(0).headers(), PoisonRecords.MESSAGE))
-                    .isEqualTo("Unknown clock version 103; this build reads version 2; topic=payments, partition=0,"
+                    .isEqualTo("Unknown clock version 103; this build reads versions 2 and 3; topic=payments, partition=0,"
                             + " offset=1");
             assertThat(dead.get(0).headers().lastHeader("trace").value()).containsExactly(7);
             assertThat(dead.get(0).headers().lastHeader(CausalHeaders.CLOCK).value()).containsExactly(103);
@@ -180,7 +180,7 @@ class DeadLetterTopologyTests {
 
             assertThatThrownBy(() -> payments.pipeInput(new TestRecord<>("c1", "p1", corrupt)))
                     .hasRootCauseInstanceOf(CorruptClockException.class).rootCause()
-                    .hasMessageStartingWith("Unknown clock version 103; this build reads version 2; topic=payments,"
+                    .hasMessageStartingWith("Unknown clock version 103; this build reads versions 2 and 3; topic=payments,"
                             + " partition=0, offset=1; to move on, either set a dead-letter topic")
                     .hasMessageContaining("parsley.dead-letter-topic")
                     .hasMessageContaining("keeping the state directory and the changelogs so fold state survives")

@@ -229,6 +229,86 @@ class GateTests {
                 new Gate.Unmet(SENDER_BEHIND, D, V, 2, 0));
     }
 
+    // Whole-topic claims (§3.9) -------------------------------------------------------------
+
+    /** Partition 1 of C's topic: with C, two consumed partitions of one topic. */
+    private static final Channel C1 = new Channel(C.topicId(), 1);
+    private static final Channel WHOLE_C = Channel.wholeTopic(C.topicId());
+    private static final Channel[] TWO_OF_C = {C, C1, D};
+
+    /** The gate for a head at offset 12 of {@code own}, without probes. */
+    private boolean deliverableAt(Channel own, VectorClock claims, Channel... consumed) {
+        return Gate.deliverable(own, 12, claims, consumed, frontierClock(), marks, Gate.Probed.NONE);
+    }
+
+    @Test
+    void aWholeTopicClaimIsMetByTheSendersMarksOnEveryConsumedPartitionOfItsTopic() {
+        marks.put(seq(C, U), new ProtocolStore.Mark(5, 0));
+        marks.put(seq(C1, U), new ProtocolStore.Mark(7, 3));
+        VectorClock claims = clock().advanceSeq(seq(WHOLE_C, U), 5);
+
+        assertThat(deliverableAt(D, claims, TWO_OF_C)).isTrue();
+        assertThat(Gate.deliverable(D, claims, TWO_OF_C, frontierClock(), marks)).as("the gate without probes").isTrue();
+    }
+
+    @Test
+    void aWholeTopicClaimIsUnmetWhereAConsumedPartitionsMarkIsBelowItOrAbsent() {
+        marks.put(seq(C, U), new ProtocolStore.Mark(5, 0));
+        marks.put(seq(C1, U), new ProtocolStore.Mark(4, 3));
+        VectorClock claims = clock().advanceSeq(seq(WHOLE_C, U), 5);
+
+        assertThat(deliverableAt(D, claims, TWO_OF_C)).as("C1's mark is below it").isFalse();
+        assertThat(Gate.deliverable(D, claims, TWO_OF_C, frontierClock(), marks)).isFalse();
+        marks.remove(seq(C1, U));
+        assertThat(deliverableAt(D, claims, TWO_OF_C)).as("no mark on C1").isFalse();
+        marks.put(seq(C1, V), new ProtocolStore.Mark(9, 3));
+        assertThat(deliverableAt(D, claims, TWO_OF_C)).as("another sender's mark").isFalse();
+    }
+
+    @Test
+    void aWholeTopicClaimIsIgnoredOnTheHeadsOwnChannel() {
+        marks.put(seq(C1, U), new ProtocolStore.Mark(5, 3));
+        VectorClock claims = clock().advanceSeq(seq(WHOLE_C, U), 5);
+
+        assertThat(deliverableAt(C, claims, TWO_OF_C)).as("C, the own channel, has no mark").isTrue();
+        assertThat(deliverableAt(C, claims, C, D)).as("the topic's only consumed partition is the own channel").isTrue();
+        assertThat(deliverableAt(C1, claims, TWO_OF_C)).as("C has none, and is not C1's own").isFalse();
+    }
+
+    @Test
+    void aWholeTopicClaimOnAnUnconsumedTopicImposesNoWait() {
+        assertThat(deliverableAt(C, clock().advanceSeq(seq(Channel.wholeTopic(X.topicId()), U), 50), TWO_OF_C)).isTrue();
+        assertThat(deliverable(clock().advanceSeq(seq(Channel.wholeTopic(X.topicId()), U), 50))).isTrue();
+    }
+
+    @Test
+    void aProbeDecidesOnlyThePartitionsTheMarksLeaveOpenAndNamesTheHead() {
+        marks.put(seq(C, U), new ProtocolStore.Mark(5, 0));
+        List<String> asked = new java.util.ArrayList<>();
+        Gate.Probed yes = (partition, sender, seq, own, offset) -> {
+            asked.add(partition + " " + sender + " " + seq + " " + own + " " + offset);
+            return true;
+        };
+        VectorClock claims = clock().advanceSeq(seq(WHOLE_C, U), 5);
+
+        assertThat(Gate.deliverable(D, 12, claims, TWO_OF_C, frontierClock(), marks, yes)).isTrue();
+        assertThat(asked).containsExactly(C1 + " " + U + " 5 " + D + " 12");
+        assertThat(Gate.deliverable(D, 12, claims, TWO_OF_C, frontierClock(), marks, Gate.Probed.NONE)).isFalse();
+    }
+
+    @Test
+    void aWholeTopicClaimIsDiagnosedOnEachConsumedPartitionOfItsTopicButTheOwn() {
+        marks.put(seq(C1, U), new ProtocolStore.Mark(3, 1));
+        VectorClock claims = clock().advanceSeq(seq(WHOLE_C, U), 5);
+        Set<Channel> consumed = new java.util.TreeSet<>(List.of(C, C1, D));
+
+        assertThat(Gate.unmet(D, claims, consumed, frontierClock(), marks, positions)).containsExactly(
+                new Gate.Unmet(SENDER_UNSEEN, C, U, 5, VectorClock.NOTHING),
+                new Gate.Unmet(SENDER_BEHIND, C1, U, 5, 3));
+        assertThat(Gate.unmet(C, claims, consumed, frontierClock(), marks, positions)).containsExactly(
+                new Gate.Unmet(SENDER_BEHIND, C1, U, 5, 3));
+    }
+
     // explainHeads (§13.3) ----------------------------------------------------------------
 
     @Test

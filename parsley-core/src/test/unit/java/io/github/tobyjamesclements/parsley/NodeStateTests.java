@@ -3,6 +3,9 @@ package io.github.tobyjamesclements.parsley;
 import static io.github.tobyjamesclements.parsley.NodeRig.C;
 import static io.github.tobyjamesclements.parsley.NodeRig.D;
 import static io.github.tobyjamesclements.parsley.NodeRig.S0;
+import static io.github.tobyjamesclements.parsley.NodeRig.S1;
+import static io.github.tobyjamesclements.parsley.NodeRig.T0;
+import static io.github.tobyjamesclements.parsley.NodeRig.TOPIC_S;
 import static io.github.tobyjamesclements.parsley.NodeRig.U;
 import static io.github.tobyjamesclements.parsley.NodeRig.X;
 import static io.github.tobyjamesclements.parsley.NodeRig.clock;
@@ -346,24 +349,88 @@ class NodeStateTests {
     // Send sequences ----------------------------------------------------------------------
 
     @Test
-    void sendSequencesStartAtZeroGrowByOneAndTheReservedCeilingIsTheNextIncarnationsBaseline() {
+    void sendSequencesAreCountedPerSinkTopicSoAPartitionsOwnAreIncreasingWithGaps() {
+        assertThat(state.issueSendSeq(S0)).isZero();
+        assertThat(state.issueSendSeq(S1)).as("the topic's counter, not S1's own").isEqualTo(1);
+        assertThat(state.issueSendSeq(S0)).isEqualTo(2);
+        assertThat(state.issueSendSeq(T0)).as("another topic counts from zero").isZero();
+        assertThat(state.issueSendSeq(S1)).isEqualTo(3);
+
+        assertThat(state.sendSeqs()).as("the last issued per destination")
+                .containsExactly(Map.entry(S0, 2L), Map.entry(S1, 3L), Map.entry(T0, 0L));
+        assertThat(state.baselineSeq(S0)).isEqualTo(VectorClock.NOTHING);
+        assertThat(state.topicBaseline(Channel.wholeTopic(TOPIC_S))).isEqualTo(VectorClock.NOTHING);
+    }
+
+    @Test
+    void aTopicsKeyOfItsOwnIsOneInstancePerTopic() {
+        Channel topic = state.topicKeyOf(S0);
+
+        assertThat(topic).isEqualTo(Channel.wholeTopic(TOPIC_S));
+        assertThat(state.topicKeyOf(S1)).isSameAs(topic);
+        assertThat(state.topicKeyOf(topic)).isSameAs(topic);
+        assertThat(state.topicKey(S1)).isSameAs(topic);
+        assertThat(state.topicKeyOf(T0)).isEqualTo(Channel.wholeTopic(NodeRig.TOPIC_T));
+        assertThat(state.ownTopicKey(topic, U)).isEqualTo(new SeqKey(topic, U)).isSameAs(state.ownTopicKey(topic, U));
+        assertThat(state.ownTopicKey(topic, NodeRig.V)).isEqualTo(new SeqKey(topic, NodeRig.V));
+    }
+
+    @Test
+    void theTopicKeepsTheReservedCeilingAndEachPartitionOnceTheSequenceFirstSentThere() {
+        Channel topic = Channel.wholeTopic(TOPIC_S);
+        String topicKey = ProtocolStore.sendSeqKey(topic);
+        assertThat(topicKey).endsWith(":*");
+
+        state.issueSendSeq(S0);
+        state.persist();
+        assertThat(store.writes()).containsExactlyInAnyOrder("put " + topicKey, "put " + ProtocolStore.sendSeqKey(S0));
+        assertThat(NodeRig.longValue(store.get(topicKey))).as("the block 0-3").isEqualTo(3);
+        assertThat(NodeRig.longValue(store.get(ProtocolStore.sendSeqKey(S0)))).isZero();
+        store.writes().clear();
+
+        state.issueSendSeq(S1);
+        state.persist();
+        assertThat(store.writes()).as("1 is inside the block; S1's first send marks it")
+                .containsExactly("put " + ProtocolStore.sendSeqKey(S1));
+        assertThat(NodeRig.longValue(store.get(ProtocolStore.sendSeqKey(S1)))).isEqualTo(1);
+        store.writes().clear();
+
+        state.issueSendSeq(S0);
+        state.issueSendSeq(S1);
+        state.persist();
+        assertThat(store.writes()).as("2 and 3: inside the block, to partitions sent to before").isEmpty();
+
+        assertThat(state.issueSendSeq(S0)).isEqualTo(4);
+        state.persist();
+        assertThat(store.writes()).as("a partition's key is written once ever").containsExactly("put " + topicKey);
+        assertThat(NodeRig.longValue(store.get(topicKey))).isEqualTo(7);
+        assertThat(NodeRig.longValue(store.get(ProtocolStore.sendSeqKey(S0)))).isZero();
+        assertThat(NodeRig.longValue(store.get(ProtocolStore.sendSeqKey(S1)))).isEqualTo(1);
+    }
+
+    @Test
+    void theReservedCeilingIsTheNextIncarnationsTopicBaselineAndThePartitionKeysSayWhereItSent() {
         assertThat(state.issueSendSeq(S0)).isZero();
         assertThat(state.issueSendSeq(S0)).isEqualTo(1);
-        assertThat(state.baselineSeq(S0)).isEqualTo(VectorClock.NOTHING);
 
         NodeState restarted = restored();
 
-        assertThat(restarted.sendSeqs()).as("the block 0-3 was reserved").containsExactly(Map.entry(S0, 3L));
-        assertThat(restarted.baselineSeq(S0)).isEqualTo(3);
-        assertThat(restarted.baselineSeqs()).containsExactly(Map.entry(S0, 3L));
-        assertThat(restarted.issueSendSeq(S0)).as("above every sequence the block let it issue").isEqualTo(4);
+        assertThat(restarted.topicBaseline(Channel.wholeTopic(TOPIC_S))).as("the block 0-3 was reserved").isEqualTo(3);
+        assertThat(restarted.baselineSeq(S0)).as("an earlier incarnation committed a send to S0").isZero();
+        assertThat(restarted.baselineSeq(S1)).as("and none to S1").isEqualTo(VectorClock.NOTHING);
+        assertThat(restarted.baselineSeqs()).containsExactly(Map.entry(S0, 0L));
+        assertThat(restarted.sendSeqs()).as("a destination's restored key, at or below the topic's baseline")
+                .containsExactly(Map.entry(S0, 0L));
+        assertThat(restarted.issueSendSeq(S1)).as("above every sequence the block let it issue, on any partition")
+                .isEqualTo(4);
     }
 
     @Test
     void theCeilingIsWrittenOnlyWhenASequencePassesIt() {
+        String topicKey = ProtocolStore.sendSeqKey(Channel.wholeTopic(TOPIC_S));
         state.issueSendSeq(S0);
         state.persist();
-        assertThat(NodeRig.longValue(store.get(ProtocolStore.sendSeqKey(S0)))).isEqualTo(3);
+        assertThat(NodeRig.longValue(store.get(topicKey))).isEqualTo(3);
         store.writes().clear();
 
         for (int i = 1; i <= 3; i++) {
@@ -374,8 +441,8 @@ class NodeStateTests {
 
         assertThat(state.issueSendSeq(S0)).isEqualTo(4);
         state.persist();
-        assertThat(store.writes()).containsExactly("put " + ProtocolStore.sendSeqKey(S0));
-        assertThat(NodeRig.longValue(store.get(ProtocolStore.sendSeqKey(S0)))).isEqualTo(7);
+        assertThat(store.writes()).containsExactly("put " + topicKey);
+        assertThat(NodeRig.longValue(store.get(topicKey))).isEqualTo(7);
         assertThat(open().issueSendSeq(S0)).isEqualTo(8);
     }
 
@@ -384,33 +451,85 @@ class NodeStateTests {
         state.issueSendSeq(S0);
         state.persist();
         for (int i = 1; i <= 4; i++) {
-            state.issueSendSeq(S0);
+            state.issueSendSeq(i % 2 == 0 ? S0 : S1);
         }
 
         NodeState restarted = open();
 
-        assertThat(restarted.baselineSeq(S0)).as("sequence 4 and its reservation aborted together").isEqualTo(3);
+        assertThat(restarted.topicBaseline(Channel.wholeTopic(TOPIC_S))).as("sequence 4 and its reservation aborted together")
+                .isEqualTo(3);
+        assertThat(restarted.baselineSeq(S1)).as("so did S1's first send and its key").isEqualTo(VectorClock.NOTHING);
         assertThat(restarted.issueSendSeq(S0)).isEqualTo(4);
     }
 
     @Test
+    void aPerPartitionCeilingAnEarlierBuildWroteBoundsItsWholeTopic() {
+        // earlier builds counted per destination and kept each destination's ceiling at sq/<channel>
+        store.put(ProtocolStore.sendSeqKey(S0), ByteBuffer.allocate(8).putLong(9).array());
+        NodeState restarted = open();
+
+        assertThat(restarted.baselineSeq(S0)).as("S0 was sent to").isEqualTo(9);
+        assertThat(restarted.baselineSeq(S1)).isEqualTo(VectorClock.NOTHING);
+        assertThat(restarted.topicBaseline(Channel.wholeTopic(TOPIC_S))).isEqualTo(9);
+        assertThat(restarted.issueSendSeq(S1)).as("above S0's old ceiling though S1 had none").isEqualTo(10);
+        assertThat(restarted.issueSendSeq(S0)).isEqualTo(11);
+        restarted.persist();
+        assertThat(NodeRig.longValue(store.get(ProtocolStore.sendSeqKey(Channel.wholeTopic(TOPIC_S))))).isEqualTo(13);
+        assertThat(NodeRig.longValue(store.get(ProtocolStore.sendSeqKey(S1)))).isEqualTo(10);
+        assertThat(NodeRig.longValue(store.get(ProtocolStore.sendSeqKey(S0)))).as("S0's key is not rewritten").isEqualTo(9);
+    }
+
+    @Test
+    void theFirstSendAfterARestartIsAboveEveryRestoredKeyOfItsTopic() {
+        // a topic ceiling below an old per-partition ceiling of the same topic, and another topic's key
+        store.put(ProtocolStore.sendSeqKey(Channel.wholeTopic(TOPIC_S)), ByteBuffer.allocate(8).putLong(7).array());
+        store.put(ProtocolStore.sendSeqKey(S1), ByteBuffer.allocate(8).putLong(20).array());
+        store.put(ProtocolStore.sendSeqKey(S0), ByteBuffer.allocate(8).putLong(2).array());
+        store.put(ProtocolStore.sendSeqKey(T0), ByteBuffer.allocate(8).putLong(50).array());
+        NodeState restarted = open();
+
+        assertThat(restarted.topicBaseline(Channel.wholeTopic(TOPIC_S))).isEqualTo(20);
+        assertThat(restarted.topicBaseline(Channel.wholeTopic(NodeRig.TOPIC_T))).isEqualTo(50);
+        assertThat(restarted.issueSendSeq(S0)).isEqualTo(21);
+        assertThat(restarted.issueSendSeq(T0)).isEqualTo(51);
+    }
+
+    @Test
     void aReservationNearTheEndOfTheSequenceSpaceStopsAtItsLastValue() {
-        store.put(ProtocolStore.sendSeqKey(S0), ByteBuffer.allocate(8).putLong(Long.MAX_VALUE - 2).array());
+        String topicKey = ProtocolStore.sendSeqKey(Channel.wholeTopic(TOPIC_S));
+        store.put(topicKey, ByteBuffer.allocate(8).putLong(Long.MAX_VALUE - 2).array());
         NodeState restarted = open();
 
         assertThat(restarted.issueSendSeq(S0)).isEqualTo(Long.MAX_VALUE - 1);
         restarted.persist();
-        assertThat(NodeRig.longValue(store.get(ProtocolStore.sendSeqKey(S0)))).isEqualTo(Long.MAX_VALUE);
+        assertThat(NodeRig.longValue(store.get(topicKey))).isEqualTo(Long.MAX_VALUE);
+        assertThat(NodeRig.longValue(store.get(ProtocolStore.sendSeqKey(S0)))).isEqualTo(Long.MAX_VALUE - 1);
     }
 
     @Test
-    void exhaustedSendSequenceFailsClosedNamingTheChannel() {
+    void exhaustedSendSequenceFailsClosedNamingTheTopic() {
+        store.put(ProtocolStore.sendSeqKey(Channel.wholeTopic(TOPIC_S)), ByteBuffer.allocate(8).putLong(Long.MAX_VALUE).array());
+        NodeState restarted = open();
+
+        for (Channel destination : List.of(S0, S1)) {
+            assertThatThrownBy(() -> restarted.issueSendSeq(destination)).isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("Send sequence would not grow")
+                    .hasMessageContaining("topic=" + Channel.wholeTopic(TOPIC_S))
+                    .hasMessageContaining("last issued=" + Long.MAX_VALUE);
+        }
+        assertThat(restarted.sendSeqs()).as("nothing was issued").isEmpty();
+        store.writes().clear();
+        restarted.persist();
+        assertThat(store.writes()).isEmpty();
+    }
+
+    @Test
+    void anExhaustedPerPartitionCeilingOfAnEarlierBuildExhaustsItsWholeTopic() {
         store.put(ProtocolStore.sendSeqKey(S0), ByteBuffer.allocate(8).putLong(Long.MAX_VALUE).array());
         NodeState restarted = open();
 
-        assertThatThrownBy(() -> restarted.issueSendSeq(S0)).isInstanceOf(IllegalStateException.class)
-                .hasMessageContaining("Send sequence would not grow").hasMessageContaining("channel=" + S0)
-                .hasMessageContaining("last issued=" + Long.MAX_VALUE);
+        assertThatThrownBy(() -> restarted.issueSendSeq(S1)).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("Send sequence would not grow").hasMessageContaining("topic=00000000:*");
         assertThat(restarted.sendSeqs()).containsExactly(Map.entry(S0, Long.MAX_VALUE));
     }
 

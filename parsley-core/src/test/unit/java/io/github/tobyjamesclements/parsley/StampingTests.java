@@ -115,13 +115,14 @@ class StampingTests {
     // Sequence numbers and self-claims (§6.1-6.2) -----------------------------------------
 
     @Test
-    void sequenceNumbersCountFromZeroPerDestinationChannel() {
+    void sequenceNumbersCountFromZeroPerSinkTopic() {
         CausalNode node = rig.start();
 
         assertThat(node.prepareSend(S0).seq()).isZero();
         assertThat(node.prepareSend(S0).seq()).isEqualTo(1);
-        assertThat(node.prepareSend(S1).seq()).isZero();
-        assertThat(node.prepareSend(S0).seq()).isEqualTo(2);
+        assertThat(node.prepareSend(S1).seq()).as("S1 continues its topic's count").isEqualTo(2);
+        assertThat(node.prepareSend(S0).seq()).as("S0's own: 0, 1, 3, with a gap").isEqualTo(3);
+        assertThat(node.prepareSend(T0).seq()).as("another sink topic counts from zero").isZero();
     }
 
     @Test
@@ -161,8 +162,10 @@ class StampingTests {
         node.prepareSend(S0);
         rig.commit();
 
-        assertThat(NodeRig.longValue(rig.store.get(ProtocolStore.sendSeqKey(S0)))).isEqualTo(1);
-        assertThat(rig.start().prepareSend(S0).seq()).isEqualTo(2);
+        assertThat(NodeRig.longValue(rig.store.get(ProtocolStore.sendSeqKey(Channel.wholeTopic(TOPIC_S)))))
+                .as("the topic's ceiling, in blocks of one").isEqualTo(1);
+        assertThat(NodeRig.longValue(rig.store.get(ProtocolStore.sendSeqKey(S0)))).as("S0's first send").isZero();
+        assertThat(rig.start().prepareSend(S1).seq()).isEqualTo(2);
     }
 
     @Test
@@ -196,13 +199,129 @@ class StampingTests {
         SendStamp s = restarted.prepareSend(S0);
         SendStamp t = restarted.prepareSend(T0);
 
-        assertThat(restarted.state().baselineSeqs()).containsOnly(Map.entry(S0, block - 1), Map.entry(T0, block - 1));
+        assertThat(restarted.state().baselineSeqs()).as("the first send of each")
+                .containsOnly(Map.entry(S0, 0L), Map.entry(T0, 0L));
+        assertThat(restarted.state().topicBaseline(Channel.wholeTopic(TOPIC_S))).isEqualTo(block - 1);
+        assertThat(restarted.state().topicBaseline(Channel.wholeTopic(TOPIC_T))).isEqualTo(block - 1);
         assertThat(s.seq()).as("the gap above the reserved block").isEqualTo(block);
         assertThat(s.clock()).as("prior sends are claimed by the seed").isEqualTo(clock().advanceTo(T0, 1));
         assertThat(t.seq()).isEqualTo(block);
         assertThat(t.clock()).isEqualTo(clock().advanceTo(S0, 2).advanceSeq(seq(S0, SELF), block));
         rig.commit();
-        assertThat(NodeRig.longValue(rig.store.get(ProtocolStore.sendSeqKey(S0)))).isEqualTo(2 * block - 1);
+        assertThat(NodeRig.longValue(rig.store.get(ProtocolStore.sendSeqKey(Channel.wholeTopic(TOPIC_S)))))
+                .isEqualTo(2 * block - 1);
+        assertThat(NodeRig.longValue(rig.store.get(ProtocolStore.sendSeqKey(S0)))).as("written once, at the first send")
+                .isZero();
+    }
+
+    // Whole-topic self-claims (§6.2) ----------------------------------------------------------
+
+    private static final Channel S2 = new Channel(TOPIC_S, 2);
+    private static final Channel S3 = new Channel(TOPIC_S, 3);
+    private static final Channel WHOLE_S = Channel.wholeTopic(TOPIC_S);
+
+    @Test
+    void sendsToSeveralOtherPartitionsOfATopicAreClaimedByOneWholeTopicClaimAtTheHighestOfThem() {
+        rig.broker.topic(TOPIC_S, 4);
+        CausalNode node = rig.start();
+        node.prepareSend(S1);
+        node.prepareSend(T0);
+        node.prepareSend(S2);
+        node.prepareSend(S3);
+        node.prepareSend(S0);
+
+        SendStamp rekeyed = node.prepareSend(S0);
+
+        // S1 0, S2 1, S3 2 and S0 3 on topic S; T0 0 on topic T
+        assertThat(rekeyed.clock().seqs()).as("S3's 2, not the destination's own 3").containsExactly(
+                Map.entry(seq(WHOLE_S, SELF), 2L), Map.entry(seq(T0, SELF), 0L));
+        assertThat(rekeyed.seq()).isEqualTo(4);
+        assertThat(node.prepareSend(S1).clock().seqs()).as("S0's 4 is now the highest elsewhere")
+                .containsExactly(Map.entry(seq(WHOLE_S, SELF), 4L), Map.entry(seq(T0, SELF), 0L));
+    }
+
+    @Test
+    void sendsToOneOtherPartitionOfATopicAreClaimedOnThatPartition() {
+        CausalNode node = rig.start();
+        node.prepareSend(S1);
+        node.prepareSend(S1);
+        node.prepareSend(S0);
+
+        SendStamp stamp = node.prepareSend(S0);
+
+        assertThat(stamp.clock().seqs()).as("the destination's own sends need no claim")
+                .containsExactly(Map.entry(seq(S1, SELF), 1L));
+        assertThat(stamp.seq()).isEqualTo(3);
+    }
+
+    @Test
+    void sendsOfAnEarlierIncarnationLeaveTheWholeTopicClaimToTheSeed() {
+        rig.broker.topic(TOPIC_S, 4);
+        CausalNode first = rig.start();
+        first.prepareSend(S1);
+        first.prepareSend(S2);
+        rig.broker.end(S1, 1).end(S2, 1);
+        CausalNode node = rig.start();
+        node.prepareSend(S3);
+
+        VectorClock stamp = node.prepareSend(S0).clock();
+
+        assertThat(stamp.seqs()).as("S1 and S2 are at or below the topic's baseline, 1; S3's 2 is not")
+                .containsExactly(Map.entry(seq(S3, SELF), 2L));
+        assertThat(stamp.offsets()).as("the seed").containsExactly(Map.entry(S1, 0L), Map.entry(S2, 0L));
+    }
+
+    @Test
+    void anEchoOfTheOwnWholeTopicClaimIsDropped() {
+        CausalNode node = rig.start();
+        node.onRecord(record(C, 0, clock().advanceSeq(seq(WHOLE_S, SELF), 7)));
+
+        VectorClock echoed = node.prepareSend(T0).clock();
+
+        assertThat(echoed).isEqualTo(clock().advanceTo(C, 0));
+        assertThat(node.seqNormalisations()).isEqualTo(1);
+        node.prepareSend(S0);
+        node.prepareSend(S1);
+        // S0 0 and S1 1 on topic S (T0's 0 counts on topic T)
+        assertThat(node.prepareSend(T0).clock().seqs()).as("the fresh claim, not the echo's 7")
+                .containsExactly(Map.entry(seq(WHOLE_S, SELF), 1L));
+    }
+
+    @Test
+    void anEchoOfTheOwnWholeTopicClaimIsDroppedByNormalisationAlone() {
+        CausalNode node = rig.start();
+        VectorClock stamp = clock().advanceSeq(seq(WHOLE_S, SELF), 7).advanceSeq(seq(WHOLE_S, U), 7);
+
+        int changed = Stamping.normalize(stamp, SELF, node.state());
+
+        assertThat(stamp).as("another sender's whole-topic claim is kept").isEqualTo(clock().advanceSeq(seq(WHOLE_S, U), 7));
+        assertThat(changed).isEqualTo(1);
+    }
+
+    @Test
+    void aForeignPartitionClaimAtOrBelowTheSameSendersWholeTopicClaimIsDropped() {
+        CausalNode node = rig.start();
+        VectorClock stamp = clock().advanceSeq(seq(WHOLE_S, U), 5)
+                .advanceSeq(seq(S0, U), 5).advanceSeq(seq(S1, U), 6).advanceSeq(seq(S2, U), 4)
+                .advanceSeq(seq(S0, V), 1).advanceSeq(seq(T0, U), 1);
+
+        int changed = Stamping.normalize(stamp, SELF, node.state());
+
+        assertThat(stamp).as("S1's 6 asks for more; V's and topic T's claims are another sender's or topic's")
+                .isEqualTo(clock().advanceSeq(seq(WHOLE_S, U), 5).advanceSeq(seq(S1, U), 6)
+                        .advanceSeq(seq(S0, V), 1).advanceSeq(seq(T0, U), 1));
+        assertThat(changed).isEqualTo(2);
+    }
+
+    @Test
+    void aMarkResolvesAPartitionClaimBeforeAWholeTopicClaimCouldDropIt() {
+        CausalNode node = rig.consumes(C, D, E, S0).start();
+        node.onRecord(tagged(S0, 3, U, 5, null));
+        VectorClock stamp = clock().advanceSeq(seq(WHOLE_S, U), 9).advanceSeq(seq(S0, U), 5);
+
+        Stamping.normalize(stamp, SELF, node.state());
+
+        assertThat(stamp).isEqualTo(clock().advanceTo(S0, 3).advanceSeq(seq(WHOLE_S, U), 9));
     }
 
     @Test
