@@ -119,10 +119,6 @@ interface NodeSeams {
         return ceiling < next ? Long.MAX_VALUE : ceiling;
     }
 
-    /**
-     * A consumed channel's frontier derived at init (§7.1); {@code derived} is the honest one, from
-     * the queue head or else the committed position ({@code committedPosition}, −1 when none).
-     */
     /** What decides a whole-topic claim the sender's mark does not meet (§3.9): the honest node's probes. */
     default Gate.Probed probed(Gate.Probed probes) {
         return probes;
@@ -138,6 +134,10 @@ interface NodeSeams {
         return true;
     }
 
+    /**
+     * A consumed channel's frontier derived at init (§7.1); {@code derived} is the honest one, from
+     * the queue head or else the committed position ({@code committedPosition}, −1 when none).
+     */
     default long derivedFrontier(Channel c, long derived, long committedPosition) {
         return derived;
     }

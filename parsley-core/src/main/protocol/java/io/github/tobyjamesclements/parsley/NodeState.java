@@ -699,7 +699,10 @@ final class NodeState {
         return topicBaseline.offset(topicKey);
     }
 
-    /** A read-only copy of the last issued sequence per destination. */
+    /**
+     * A read-only copy of the last sequence per destination: issued in this incarnation, or, for a
+     * destination not sent to since the restart, its restored {@code sq/<ch>} (its first send ever).
+     */
     Map<Channel, Long> sendSeqs() {
         return sendSeq.offsets();
     }

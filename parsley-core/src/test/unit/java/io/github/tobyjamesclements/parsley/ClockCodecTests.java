@@ -47,6 +47,8 @@ class ClockCodecTests {
     static final UUID T_ONE = UUID.fromString("00000000-0000-0001-0000-000000000000");
     static final String T_ONE_HEX = "0000000000000001 0000000000000000";
     // Senders: a stage id (8 bytes) and a task number (varint). S_NEG's stage id is negative, so it sorts first.
+    static final UUID T_RE = UUID.fromString("21222324-2526-2728-292a-2b2c2d2e2f30");
+    static final String T_RE_HEX = "2122232425262728 292A2B2C2D2E2F30";
     static final UUID S1 = new UUID(0x1112131415161718L, 3);
     static final String S1_STAGE_HEX = "1112131415161718";
     static final String S1_HEX = S1_STAGE_HEX + " 03";
@@ -234,15 +236,40 @@ class ClockCodecTests {
                     .advanceSeq(new SeqKey(Channel.wholeTopic(T1), S1), 9)
                     .advanceSeq(key(T1, 0, new UUID(0x1112131415161718L, 0)), 5), S1, 10);
 
+    /**
+     * wire-format.md, "A re-keying stage's stamp": task 3 of stage {@code 1112…18} delivered offset 42
+     * of partition 3 of {@code T1} and spread earlier sends over {@code T_RE}, the last of them (not
+     * this record's) with sequence 299: one whole-topic claim, sparse stage group of task 3 ({@code 04}),
+     * watermark 299 ({@code AB 02}); 59 bytes.
+     */
+    static final Golden REKEYED = new Golden("a re-keying stage's stamp: one whole-topic claim on its sink",
+            "03 13 " + S1_STAGE_HEX + " AC02  " + T1_HEX + " 1C 2A  " + T_RE_HEX + " 00 " + S1_STAGE_HEX + " 04 03 AB02",
+            () -> new VectorClock().advanceTo(ch(T1, 3), 42).advanceSeq(new SeqKey(Channel.wholeTopic(T_RE), S1), 299),
+            S1, 300);
+
+    /**
+     * wire-format.md, "What its consumer's stamps carry": four tasks' whole-topic claims on {@code T_RE}
+     * at 1000, 990, 1013, 1001, a dense stage group ({@code 12}) whose later watermarks are zigzagged
+     * differences (-10, +23, -12 as {@code 13 2E 17}).
+     */
+    static final Golden DENSE_STAGE = new Golden("a stage's four tasks under one whole-topic claim, dense",
+            "03 01  " + T_RE_HEX + " 00 " + S_NEG_STAGE_HEX + " 12 E807 13 2E 17",
+            () -> new VectorClock()
+                    .advanceSeq(new SeqKey(Channel.wholeTopic(T_RE), new UUID(0xF000000000000000L, 0)), 1000)
+                    .advanceSeq(new SeqKey(Channel.wholeTopic(T_RE), new UUID(0xF000000000000000L, 1)), 990)
+                    .advanceSeq(new SeqKey(Channel.wholeTopic(T_RE), new UUID(0xF000000000000000L, 2)), 1013)
+                    .advanceSeq(new SeqKey(Channel.wholeTopic(T_RE), new UUID(0xF000000000000000L, 3)), 1001),
+            null, -1);
+
     static final Golden TAGGED_LARGEST = new Golden("the largest task number and sequence in a tag",
             "03 8080808020 " + S1_STAGE_HEX + " FFFFFFFFFFFFFFFF7F", VectorClock::new,
             new UUID(0x1112131415161718L, Integer.MAX_VALUE), Long.MAX_VALUE);
 
     static final List<Golden> UNTAGGED = List.of(EMPTY, ONE_OFFSET, PARTITIONS, TOPICS, MULTI_BYTE, WRAP, WIDE, WIDE_SPARSE, SINGLES, SEQS,
-            SEQ_MULTI_BYTE, MIXED_WIDE, SEQ_WIDE);
+            SEQ_MULTI_BYTE, MIXED_WIDE, SEQ_WIDE, DENSE_STAGE);
 
     static final List<Golden> GOLDENS = Stream.concat(UNTAGGED.stream(),
-            Stream.of(TAGGED_EMPTY, STAMPED, TWO_SOURCE, MIXED, WHOLE_TOPIC, TAGGED_LARGEST)).toList();
+            Stream.of(TAGGED_EMPTY, STAMPED, TWO_SOURCE, MIXED, WHOLE_TOPIC, REKEYED, TAGGED_LARGEST)).toList();
 
     // Version 2, still read: the bytes the previous build wrote (its goldens, unchanged), each with
     // the version 3 golden of the same stamp, which is what this build writes for it.
