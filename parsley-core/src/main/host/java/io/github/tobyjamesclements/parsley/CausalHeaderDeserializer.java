@@ -21,6 +21,7 @@ import org.apache.kafka.common.serialization.Deserializer;
  *
  * <p>{@value CausalHeaders#CLOCK} prints as {@code sender=<stage id>.<task> seq=<sequence>
  * offsets=[<topic id>:<partition>@<offset> ...] seqs=[<topic id>:<partition>/<stage id>.<task>#<sequence> ...]}
+ * (a whole-topic sequence claim prints {@code *} for its partition)
  * (spaces, never the console's comma between headers; {@code sender} and {@code seq} only on a
  * stage's emission), topic ids in the form {@code kafka-topics.sh --describe} prints them, stage
  * ids as 16 hex digits; any other header as UTF-8. A Parsley header that
@@ -107,6 +108,7 @@ public final class CausalHeaderDeserializer implements Deserializer<String> {
 
     private static String channel(Channel c) {
         UUID id = c.topicId();
-        return new Uuid(id.getMostSignificantBits(), id.getLeastSignificantBits()) + ":" + c.partition();
+        return new Uuid(id.getMostSignificantBits(), id.getLeastSignificantBits()) + ":"
+                + (c.isWholeTopic() ? "*" : Integer.toString(c.partition()));
     }
 }

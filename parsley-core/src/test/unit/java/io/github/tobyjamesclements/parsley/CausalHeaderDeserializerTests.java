@@ -39,6 +39,17 @@ class CausalHeaderDeserializerTests {
     }
 
     @Test
+    void aWholeTopicClaimPrintsAStarForItsPartition() {
+        VectorClock clock = new VectorClock().advanceSeq(new SeqKey(Channel.wholeTopic(ORDERS), SENDER), 9)
+                .advanceSeq(new SeqKey(new Channel(ORDERS, 0), SENDER), 4);
+        Headers headers = new RecordHeaders();
+        CausalHeaders.write(headers, new SendStamp(clock, SENDER, 12));
+
+        assertThat(printed(headers)).containsExactly("vc:sender=1112131415161718.3 seq=12 offsets=[] seqs=["
+                + kafka(ORDERS) + ":*/1112131415161718.3#9 " + kafka(ORDERS) + ":0/1112131415161718.3#4]");
+    }
+
+    @Test
     void plainClientStampPrintsItsClockAlone() {
         CausalClock clock = new CausalClock(topic -> ORDERS);
         clock.recordProduced(new org.apache.kafka.clients.producer.RecordMetadata(
