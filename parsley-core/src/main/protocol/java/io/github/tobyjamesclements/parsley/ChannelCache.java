@@ -1,6 +1,8 @@
 package io.github.tobyjamesclements.parsley;
 
 import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.UUID;
 
 /**
@@ -17,6 +19,8 @@ final class ChannelCache {
 
     static final int TOPICS = 8;
     static final int PARTITIONS = 1024;
+    /** How many (channel, stage) rows of sequence-claim keys are kept at most. */
+    static final int MAX_SEQ_KEY_ROWS = 64;
 
     /** A cache that keeps nothing: every lookup is a new instance. */
     static final ChannelCache NONE = new ChannelCache(0);
@@ -25,6 +29,13 @@ final class ChannelCache {
     private final Channel[][] channels;
     /** Per kept topic, its whole-topic key ({@link Channel#wholeTopic}), made on first use. */
     private final Channel[] wholeTopics;
+    /**
+     * Sequence-claim keys by channel and stage, each row indexed by task number: a re-keying stage's
+     * downstream stamps name every task of it on every record, and without these each such claim
+     * cost a key and a sender id per record. Bounded like the channels.
+     */
+    private final Map<Channel, Map<Long, SeqKey[]>> seqKeys = new HashMap<>();
+    private int seqKeyRows;
     private int size;
 
     ChannelCache() {
@@ -70,6 +81,45 @@ final class ChannelCache {
             kept[partition] = c;
         }
         return c;
+    }
+
+    /**
+     * The row of sequence-claim keys of {@code stage} under {@code c}, indexed by task number (null
+     * entries filled by {@link #seqKey}), or null when the cache keeps no more rows or {@code c} is
+     * not a kept instance.
+     */
+    SeqKey[] seqKeys(Channel c, long stage) {
+        if (topics.length == 0) {
+            return null;
+        }
+        Map<Long, SeqKey[]> byStage = seqKeys.get(c);
+        SeqKey[] row = byStage == null ? null : byStage.get(stage);
+        if (row == null && seqKeyRows < MAX_SEQ_KEY_ROWS) {
+            row = new SeqKey[0];
+            seqKeys.computeIfAbsent(c, k -> new HashMap<>()).put(stage, row);
+            seqKeyRows++;
+        }
+        return row;
+    }
+
+    /**
+     * The key of task {@code task} of {@code stage} under {@code c}, kept in {@code row[0]} (a row of
+     * {@link #seqKeys}, replaced by a longer one when the task is past its end) when it fits.
+     */
+    SeqKey seqKey(SeqKey[][] row, Channel c, long stage, int task) {
+        if (row[0] == null || task >= PARTITIONS) {
+            return new SeqKey(c, new UUID(stage, task));
+        }
+        if (task >= row[0].length) {
+            row[0] = Arrays.copyOf(row[0], Math.min(PARTITIONS, Math.max(task + 1, row[0].length * 2)));
+            seqKeys.get(c).put(stage, row[0]);
+        }
+        SeqKey k = row[0][task];
+        if (k == null) {
+            k = new SeqKey(c, new UUID(stage, task));
+            row[0][task] = k;
+        }
+        return k;
     }
 
     /** The whole-topic key of {@code topic}: a kept instance when the topic is kept. */

@@ -74,13 +74,14 @@ final class SequenceSection {
                 if (tasks == 0) {
                     throw new CorruptClockException("Empty sequence stage group at byte " + stageAt);
                 }
-                readStage(in, clock, c, stage, tasks, dense, stageAt);
+                readStage(in, clock, cache, c, stage, tasks, dense, stageAt);
             } while ((stageGroup & 1) == 1);
         } while ((group & 1) == 1);
     }
 
-    private static void readStage(ClockReader in, VectorClock clock, Channel c, long stage, long tasks,
-            boolean dense, int at) {
+    private static void readStage(ClockReader in, VectorClock clock, ChannelCache cache, Channel c, long stage,
+            long tasks, boolean dense, int at) {
+        SeqKey[][] row = {cache.seqKeys(c, stage)};
         long previousTask = -1;
         long seq = 0;
         for (long i = 0; i < tasks; i++) {
@@ -92,7 +93,7 @@ final class SequenceSection {
                 throw new CorruptClockException("Sequence tasks unsorted or duplicated at " + c + ", byte " + at);
             }
             seq = i == 0 ? in.varint() : ClockLayout.offsetAfter(seq, in.varint());
-            clock.advanceSeq(new SeqKey(c, new UUID(stage, task)), seq);
+            clock.advanceSeq(cache.seqKey(row, c, stage, (int) task), seq);
             previousTask = task;
         }
         if (!dense && previousTask == tasks - 1) {

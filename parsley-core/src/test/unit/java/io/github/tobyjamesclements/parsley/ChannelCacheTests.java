@@ -56,4 +56,36 @@ class ChannelCacheTests {
         assertThat(ChannelCache.NONE.topic(1, 2)).isEqualTo(a).isNotSameAs(a);
         assertThat(ChannelCache.NONE.channel(a, 0)).isEqualTo(new Channel(a, 0)).isNotSameAs(ChannelCache.NONE.channel(a, 0));
     }
+
+    @Test
+    void aWholeTopicKeyAndASendersClaimKeysAreKeptPerChannelAndStage() {
+        ChannelCache cache = new ChannelCache();
+        UUID topic = cache.topic(ORDERS.getMostSignificantBits(), ORDERS.getLeastSignificantBits());
+        Channel whole = cache.wholeTopic(topic);
+        assertThat(whole).isSameAs(cache.wholeTopic(topic)).isEqualTo(Channel.wholeTopic(ORDERS));
+        SeqKey[][] row = {cache.seqKeys(whole, 7L)};
+        SeqKey task3 = cache.seqKey(row, whole, 7L, 3);
+        assertThat(task3).isEqualTo(new SeqKey(whole, new UUID(7L, 3)));
+        SeqKey[][] again = {cache.seqKeys(whole, 7L)};
+        assertThat(cache.seqKey(again, whole, 7L, 3)).as("the row grown for task 3 is the one kept").isSameAs(task3);
+        SeqKey[][] otherStage = {cache.seqKeys(whole, 8L)};
+        assertThat(cache.seqKey(otherStage, whole, 8L, 3)).isEqualTo(new SeqKey(whole, new UUID(8L, 3)))
+                .isNotSameAs(task3);
+        assertThat(cache.seqKey(again, whole, 7L, ChannelCache.PARTITIONS)).as("past the bound, a new key each time")
+                .isNotSameAs(cache.seqKey(again, whole, 7L, ChannelCache.PARTITIONS))
+                .isEqualTo(new SeqKey(whole, new UUID(7L, ChannelCache.PARTITIONS)));
+        assertThat(ChannelCache.NONE.seqKeys(whole, 7L)).isNull();
+    }
+
+    @Test
+    void pastItsRowBoundEveryStageGetsNewKeys() {
+        ChannelCache cache = new ChannelCache();
+        Channel c = cache.channel(cache.topic(1, 1), 0);
+        for (long stage = 0; stage < ChannelCache.MAX_SEQ_KEY_ROWS; stage++) {
+            assertThat(cache.seqKeys(c, stage)).isNotNull();
+        }
+        SeqKey[][] none = {cache.seqKeys(c, ChannelCache.MAX_SEQ_KEY_ROWS)};
+        assertThat(none[0]).isNull();
+        assertThat(cache.seqKey(none, c, 99L, 1)).isNotSameAs(cache.seqKey(none, c, 99L, 1));
+    }
 }
