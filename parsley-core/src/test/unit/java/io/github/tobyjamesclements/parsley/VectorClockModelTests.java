@@ -29,6 +29,32 @@ class VectorClockModelTests {
     }
 
     @Test
+    void aFewClaimsFoldedIntoAWideClockMatchAPointwiseMaxModel() {
+        // a re-keyed topic's channel clock holds hundreds of claims and each record brings a few:
+        // the merge gallops over the wide clock, so keys before, between, past and equal to its own
+        SplittableRandom random = new SplittableRandom(SEED);
+        VectorClock clock = new VectorClock();
+        Map<Channel, Long> offsets = new TreeMap<>();
+        Map<SeqKey, Long> seqs = new TreeMap<>();
+        for (int step = 0; step < 3_000; step++) {
+            VectorClock other = new VectorClock();
+            for (int n = 1 + random.nextInt(step < 100 ? 40 : 3); n > 0; n--) {
+                UUID topic = WIDE_TOPICS[random.nextInt(WIDE_TOPICS.length)];
+                Channel ch = new Channel(topic, random.nextInt(64));
+                other.advanceTo(ch, random.nextInt(1_000));
+                other.advanceSeq(new SeqKey(random.nextBoolean() ? Channel.wholeTopic(topic) : ch,
+                        new UUID(random.nextInt(3), random.nextInt(64))), random.nextInt(1_000));
+            }
+            boolean expected = raise(offsets, other.offsets()) | raise(seqs, other.seqs());
+            String at = "seed=" + SEED + " step=" + step;
+            assertThat(clock.raiseTo(other)).as(at + " raiseTo's answer").isEqualTo(expected);
+            assertThat(clock.offsets()).as(at + " offsets").isEqualTo(offsets);
+            assertThat(clock.seqs()).as(at + " seqs").isEqualTo(seqs);
+        }
+        assertThat(offsets.size()).as("the clock grew wide").isGreaterThan(200);
+    }
+
+    @Test
     void mergesMatchAPointwiseMaxModel() {
         SplittableRandom random = new SplittableRandom(SEED);
         VectorClock clock = new VectorClock();
