@@ -305,13 +305,14 @@ final class NodeState {
      * asks for one.
      */
     boolean probedDelivered(Channel partition, UUID sender, long seq, Channel own, long offset) {
-        Probes.Answer a = probes.answer(partition);
-        if (a != null && seams.probeCovers(a.ticket(), own, offset) && positionKnown(partition) >= a.highWatermark()
-                && !queuedAtOrBelow(partition, sender, seq)) {
-            return true;
+        long position = positionKnown(partition);
+        Probes.Answer a = probes.firstCovering(partition, position, t -> seams.probeCovers(t, own, offset));
+        if (a == null) {
+            probes.want(partition);
+            return false;
         }
-        probes.want(partition);
-        return false;
+        // an answer stands once it covers the head: the position and the queue can only move towards it
+        return position >= a.highWatermark() && !queuedAtOrBelow(partition, sender, seq);
     }
 
     /** Whether a record of {@code sender} at or below {@code seq} is queued on {@code c}: the first of its records there tells. */

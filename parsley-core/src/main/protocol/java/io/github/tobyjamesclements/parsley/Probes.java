@@ -1,10 +1,12 @@
 package io.github.tobyjamesclements.parsley;
 
+import java.util.ArrayDeque;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Predicate;
 
 /**
  * The high-watermark probes of one node (protocol.md §3.9): which consumed partitions a held head
@@ -35,12 +37,37 @@ final class Probes {
     }
 
     private final Set<Channel> wanted = new TreeSet<>();
-    private final Map<Channel, Answer> answered = new HashMap<>();
+    /** Per partition, its answers oldest first, each with a later ticket and a high watermark at least as high. */
+    private final Map<Channel, ArrayDeque<Answer>> answered = new HashMap<>();
     private long started;
 
-    /** The latest answer for a partition, or null. */
-    Answer answer(Channel partition) {
-        return answered.get(partition);
+    /**
+     * The oldest answer for a partition whose ticket {@code covers}, or null. The oldest, not the
+     * latest: under a steady flow of records a later probe reads a higher watermark, and a head that
+     * always took the latest could wait for ever behind the position it chases. An answer is dropped
+     * once the known {@code position} has reached the next one's watermark, which then covers more
+     * heads and asks no more of the position.
+     */
+    Answer firstCovering(Channel partition, long position, Predicate<Ticket> covers) {
+        ArrayDeque<Answer> answers = answered.get(partition);
+        if (answers == null) {
+            return null;
+        }
+        while (answers.size() > 1 && position >= second(answers).highWatermark()) {
+            answers.removeFirst();
+        }
+        for (Answer a : answers) {
+            if (covers.test(a.ticket())) {
+                return a;
+            }
+        }
+        return null;
+    }
+
+    private static Answer second(ArrayDeque<Answer> answers) {
+        var it = answers.iterator();
+        it.next();
+        return it.next();
     }
 
     /** Whether any answer is kept: only then can a position rise release a head through one. */
@@ -64,15 +91,17 @@ final class Probes {
         return new Ticket(partition, ++started, Map.copyOf(arrivedBelow));
     }
 
-    /** Keeps an answer unless a later probe of the partition was answered already. */
+    /** Keeps an answer, unless a later probe of the partition was answered already (it covers more). */
     void answered(Ticket t, long highWatermark) {
         if (highWatermark < 0) {
             throw new IllegalArgumentException("High watermark must be >= 0; partition=" + t.partition()
                     + ", highWatermark=" + highWatermark);
         }
-        Answer kept = answered.get(t.partition());
-        if (kept == null || kept.ticket().number() < t.number()) {
-            answered.put(t.partition(), new Answer(t, highWatermark));
+        ArrayDeque<Answer> answers = answered.computeIfAbsent(t.partition(), c -> new ArrayDeque<>());
+        Answer last = answers.peekLast();
+        if (last == null || last.ticket().number() < t.number()) {
+            // a later read never sees a lower high watermark; kept monotone even if a broker's answer were
+            answers.addLast(new Answer(t, last == null ? highWatermark : Math.max(highWatermark, last.highWatermark())));
         }
     }
 }

@@ -687,6 +687,23 @@ class CausalNodeTests {
     }
 
     @Test
+    void aHeadKeepsTheOldestAnswerThatCoversItSoALaterProbesHigherWatermarkDoesNotMoveItsWait() {
+        CausalNode node = headWaitingOnC1();
+        Probes.Ticket first = node.startProbe(C1);
+        assertThat(node.probeAnswered(first, 4)).isEmpty();
+        // a second head arrives after the first probe started: it wants its own, which reads a higher watermark
+        assertThat(node.onRecord(record(E, 0, clock().advanceSeq(seq(Channel.wholeTopic(C.topicId()), U), 5)))).isEmpty();
+        assertThat(node.state().probesWanted()).as("the first answer does not cover E@0").containsExactly(C1);
+        assertThat(node.probeAnswered(node.startProbe(C1), 9)).isEmpty();
+
+        assertThat(coordinates(node.positionAdvance(C1, 4)))
+                .as("D@0 waits for the first answer's 4, not the second's 9: under a steady flow the latest would run ahead")
+                .containsExactly(at(D, 0));
+        assertThat(node.positionAdvance(C1, 8)).isEmpty();
+        assertThat(coordinates(node.positionAdvance(C1, 9))).containsExactly(at(E, 0));
+    }
+
+    @Test
     void aProbeOfAnUnconsumedChannelIsRefused() {
         CausalNode node = rig.start();
 
