@@ -89,10 +89,10 @@ final class Stamping {
                     highest = Math.max(highest, issued);
                 }
             }
-            if (partitions == 1) {
-                stamp.advanceSeq(state.ownSendKeyAt(only, self), highest);
-            } else if (partitions > 1) {
+            if (partitions > 1) {
                 stamp.advanceSeq(state.ownTopicKey(topic, self), highest);
+            } else if (partitions == 1) {
+                stamp.advanceSeq(state.ownSendKeyAt(only, self), highest);
             }
         }
     }
@@ -103,15 +103,12 @@ final class Stamping {
      * incarnation's sends need no case of their own: the offset claim written here is one the stamp
      * already holds (own outputs and carried ancestry are part of its base), and
      * {@link #claimOwnSends} then claims them again by sequence, at the latest one issued. A
-     * whole-topic echo is dropped for the same reasons: the seed covers every partition an earlier
-     * incarnation sent to, and the fresh claims this incarnation's.
+     * whole-topic echo is dropped for the same reasons (no offset claim is ever keyed by a whole
+     * topic, so it takes the last branch): the seed covers every partition an earlier incarnation
+     * sent to, and the fresh claims this incarnation's.
      */
     private static void normalizeOwn(VectorClock stamp, NodeState state, SeqKey k) {
         Channel c = k.channel();
-        if (c.isWholeTopic()) {
-            stamp.removeSeq(k);
-            return;
-        }
         long covered = state.ownOutput(c);
         if (covered == VectorClock.NOTHING) {
             covered = state.carried(c);

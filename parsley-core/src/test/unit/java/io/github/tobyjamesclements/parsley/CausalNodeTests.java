@@ -704,6 +704,29 @@ class CausalNodeTests {
     }
 
     @Test
+    void aRestoredHeadWaitingOnAWholeTopicClaimAsksForItsProbeAtInitAndAProbeStartedThenCoversIt() {
+        headWaitingOnC1();
+        CausalNode restarted = rig.start();
+
+        assertThat(restarted.held()).isEqualTo(1);
+        assertThat(restarted.state().probesWanted()).as("asked at init: no record or position may come to run the gate")
+                .containsExactly(C1);
+        assertThat(restarted.probeAnswered(restarted.startProbe(C1), 1)).as("no position known on C1 yet").isEmpty();
+        assertThat(coordinates(restarted.positionAdvance(C1, 1)))
+                .as("restored, so arrived before any probe of this incarnation").containsExactly(at(D, 0));
+    }
+
+    @Test
+    void aPositionAdvanceOnAChannelThatHoldsRecordsStillReleasesAHeadElsewhereThroughItsProbe() {
+        CausalNode node = headWaitingOnC1();
+        // C1@1 is U's seq 9, held on a claim on E that nothing meets: C1's queue holds while its position moves
+        assertThat(node.onRecord(tagged(C1, 1, U, 9, clock().advanceTo(E, 0)))).isEmpty();
+        assertThat(node.probeAnswered(node.startProbe(C1), 4)).isEmpty();
+
+        assertThat(coordinates(node.positionAdvance(C1, 4))).containsExactly(at(D, 0));
+    }
+
+    @Test
     void aProbeOfAnUnconsumedChannelIsRefused() {
         CausalNode node = rig.start();
 
