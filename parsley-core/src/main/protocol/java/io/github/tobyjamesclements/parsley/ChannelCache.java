@@ -36,6 +36,10 @@ final class ChannelCache {
      */
     private final Map<Channel, Map<Long, SeqKey[]>> seqKeys = new HashMap<>();
     private int seqKeyRows;
+    /** The last row asked for, found again without the maps: a task's records mostly come from one stage. */
+    private Channel lastRowChannel;
+    private long lastRowStage;
+    private SeqKey[] lastRow;
     private int size;
 
     ChannelCache() {
@@ -92,12 +96,20 @@ final class ChannelCache {
         if (topics.length == 0) {
             return null;
         }
+        if (c == lastRowChannel && stage == lastRowStage) {
+            return lastRow;
+        }
         Map<Long, SeqKey[]> byStage = seqKeys.get(c);
         SeqKey[] row = byStage == null ? null : byStage.get(stage);
         if (row == null && seqKeyRows < MAX_SEQ_KEY_ROWS) {
             row = new SeqKey[0];
             seqKeys.computeIfAbsent(c, k -> new HashMap<>()).put(stage, row);
             seqKeyRows++;
+        }
+        if (row != null) {
+            lastRowChannel = c;
+            lastRowStage = stage;
+            lastRow = row;
         }
         return row;
     }
@@ -113,6 +125,9 @@ final class ChannelCache {
         if (task >= row[0].length) {
             row[0] = Arrays.copyOf(row[0], Math.min(PARTITIONS, Math.max(task + 1, row[0].length * 2)));
             seqKeys.get(c).put(stage, row[0]);
+            if (c == lastRowChannel && stage == lastRowStage) {
+                lastRow = row[0];
+            }
         }
         SeqKey k = row[0][task];
         if (k == null) {

@@ -73,6 +73,9 @@ final class NodeState {
     private final VectorClock topicBaseline = new VectorClock();
     /** The last destination's topic key, found again only when the destination's topic changes. */
     private Channel lastTopicKey;
+    /** This incarnation's sends per sink topic (§6.1), by topic key in topic order. */
+    private final Map<Channel, TopicSends> topicSends = new TreeMap<>();
+    private TopicSends lastTopicSends;
     /** Whole-topic keys by topic, one instance each: the stamp's own claims and normalisation look them up per send. */
     private final Map<UUID, Channel> topicKeys = new HashMap<>();
     /** This node's own whole-topic claim key per sink topic. */
@@ -82,11 +85,6 @@ final class NodeState {
     private final Map<SeqKey, ProtocolStore.Mark> marks;
     private final Map<Channel, Long> resumePositions = new TreeMap<>();
     private final Map<SeqKey, ProtocolStore.Mark> marksView;
-    /**
-     * The key of this node's own-send claim on each destination, at the destination's index in
-     * {@link #sendSeq}: every stamp names the other destinations' by index, without a hash lookup.
-     */
-    private SeqKey[] ownSendKeys = new SeqKey[0];
     /**
      * {@code frontier ∪ channelClocks ∪ carried ∪ ownOutputs}, every stamp's base (§6.1): raised
      * here in place when the frontier rises or a received clock raises a claim, null after ancestry
@@ -330,7 +328,7 @@ final class NodeState {
         return false;
     }
 
-    /** The partitions a held head wants a probe of. */
+    /** The partitions a held head wants a probe of: a read-only view, which starting a probe changes. */
     Set<Channel> probesWanted() {
         return probes.wanted();
     }
@@ -659,12 +657,34 @@ final class NodeState {
             reservedSeq.raiseOffset(topic, ceiling);
             store.putSendSeq(topic, ceiling);
         }
+        boolean first = sendSeq.offset(destination) <= topicBaseline.offset(topic);
         sendSeq.raiseOffset(destination, next);
+        topicSends(topic).sent(destination, next, first);
         if (sentMark.offset(destination) == VectorClock.NOTHING) {
             sentMark.raiseOffset(destination, next);
             store.putSendSeq(destination, next);
         }
         return next;
+    }
+
+    /** This incarnation's sends to a sink topic, made at its first send. */
+    private TopicSends topicSends(Channel topic) {
+        TopicSends t = lastTopicSends;
+        if (t == null || t.topic != topic) {
+            t = topicSends.computeIfAbsent(topic, TopicSends::new);
+            lastTopicSends = t;
+        }
+        return t;
+    }
+
+    /** This incarnation's sends per sink topic, for the stamp's own claims (§6.1), in topic order. */
+    Iterable<TopicSends> topicSends() {
+        return topicSends.values();
+    }
+
+    /** Whether this incarnation has sent to {@code destination}. */
+    boolean sentThisIncarnation(Channel destination, Channel topic) {
+        return sendSeq.offset(destination) > topicBaseline.offset(topic);
     }
 
     /** The whole-topic key of a destination's topic, kept from the last send. */
@@ -711,25 +731,6 @@ final class NodeState {
     /** The last issued sequence per destination itself, for the stamp, which only reads it by index. */
     VectorClock sendSeqClock() {
         return sendSeq;
-    }
-
-    /**
-     * The key of {@code self}'s sequence claim on the destination at index {@code i} of
-     * {@link #sendSeqClock}, built once per destination. Kept by index: a destination added or
-     * removed before it shifts the index, and the key found there, naming another channel, is
-     * built again.
-     */
-    SeqKey ownSendKeyAt(int i, UUID self) {
-        Channel destination = sendSeq.channel(i);
-        if (i >= ownSendKeys.length) {
-            ownSendKeys = Arrays.copyOf(ownSendKeys, sendSeq.offsetCount());
-        }
-        SeqKey k = ownSendKeys[i];
-        if (k == null || k.channel() != destination || !k.sender().equals(self)) {
-            k = new SeqKey(destination, self);
-            ownSendKeys[i] = k;
-        }
-        return k;
     }
 
     /**

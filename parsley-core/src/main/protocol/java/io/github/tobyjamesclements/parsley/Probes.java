@@ -37,6 +37,7 @@ final class Probes {
     }
 
     private final Set<Channel> wanted = new TreeSet<>();
+    private final Set<Channel> wantedView = Collections.unmodifiableSet(wanted);
     /** Per partition, its answers oldest first, each with a later ticket and a high watermark at least as high. */
     private final Map<Channel, ArrayDeque<Answer>> answered = new HashMap<>();
     private long started;
@@ -80,9 +81,9 @@ final class Probes {
         wanted.add(partition);
     }
 
-    /** The partitions a probe is wanted for, in channel order. */
+    /** The partitions a probe is wanted for, in channel order: a read-only view, asked after every record. */
     Set<Channel> wanted() {
-        return Collections.unmodifiableSet(new TreeSet<>(wanted));
+        return wantedView;
     }
 
     /** Starts a probe of {@code partition}: everything below {@code arrivedBelow} had arrived. */

@@ -73,29 +73,12 @@ final class Stamping {
      * stamp drops every claim on the destination anyway (§6.1).
      */
     static void claimOwnSends(VectorClock stamp, UUID self, NodeState state, Channel destination) {
-        VectorClock sent = state.sendSeqClock();
-        for (int from = 0, to; from < sent.offsetCount(); from = to) {
-            to = ClockLayout.topicEnd(sent, from);
-            Channel topic = state.topicKeyOf(sent.channel(from));
-            long baseline = state.topicBaseline(topic);
-            int partitions = 0;
-            int only = -1;
-            long highest = VectorClock.NOTHING;
-            for (int i = from; i < to; i++) {
-                long issued = sent.offsetAt(i);
-                if (issued > baseline && !sent.channel(i).equals(destination)) {
-                    partitions++;
-                    only = i;
-                    highest = Math.max(highest, issued);
-                }
-            }
-            if (partitions > 1) {
-                stamp.advanceSeq(state.ownTopicKey(topic, self), highest);
-            } else if (partitions == 1) {
-                stamp.advanceSeq(state.ownSendKeyAt(only, self), highest);
-            }
+        for (TopicSends t : state.topicSends()) {
+            boolean destinationSent = destination.sameTopic(t.topic) && state.sentThisIncarnation(destination, t.topic);
+            t.claim(stamp, destination, destinationSent, state.ownTopicKey(t.topic, self), self);
         }
     }
+
 
     /**
      * An echo of this sender's own claim becomes the offset claim that covers it: a prior

@@ -46,23 +46,6 @@ class NodeStateTests {
 
     // Own sends -----------------------------------------------------------------------------
 
-    @Test
-    void anOwnSendKeyNamesTheDestinationAtItsIndexEvenAfterANewDestinationShiftedIt() {
-        state.issueSendSeq(NodeRig.S1);
-        SeqKey first = state.ownSendKeyAt(0, U);
-        assertThat(first).isEqualTo(new SeqKey(NodeRig.S1, U));
-        assertThat(state.ownSendKeyAt(0, U)).as("built once per destination").isSameAs(first);
-
-        // S0 sorts before S1: S1 moves to index 1
-        state.issueSendSeq(S0);
-
-        assertThat(state.ownSendKeyAt(0, U)).isEqualTo(new SeqKey(S0, U));
-        assertThat(state.ownSendKeyAt(1, U)).isEqualTo(new SeqKey(NodeRig.S1, U));
-        assertThat(state.ownSendKeyAt(1, NodeRig.V)).as("another sender's key")
-                .isEqualTo(new SeqKey(NodeRig.S1, NodeRig.V));
-        assertThat(state.sendSeqClock().channel(1)).isEqualTo(NodeRig.S1);
-    }
-
     // Frontier ----------------------------------------------------------------------------
 
     @Test
