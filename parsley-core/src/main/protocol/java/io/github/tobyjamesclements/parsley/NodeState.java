@@ -335,13 +335,14 @@ final class NodeState {
 
     /**
      * Starts a probe of a consumed partition, noting how far every consumed channel had arrived: below
-     * the known position, and at or below the last queued record and the frontier (a restored queue
-     * arrived in an earlier incarnation).
+     * the known position, and at or below the last queued record (a restored queue arrived in an
+     * earlier incarnation, before this one knew any position). Only held heads ask, so what had
+     * arrived matters only as far as the queue reaches.
      */
     Probes.Ticket startProbe(Channel partition) {
         Map<Channel, Long> arrived = new TreeMap<>();
         inputs.forEach((c, in) -> {
-            long below = Math.max(in.positionKnown, frontier(c) + 1);
+            long below = in.positionKnown;
             if (in.queue != null && !in.queue.isEmpty()) {
                 below = Math.max(below, in.queue.tail().offset() + 1);
             }
