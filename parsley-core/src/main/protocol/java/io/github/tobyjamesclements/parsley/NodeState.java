@@ -58,11 +58,6 @@ final class NodeState {
      * boxing. Sequences are counted per sink topic (§6.2), so a destination's are increasing with gaps.
      */
     private final VectorClock sendSeq = new VectorClock();
-    /**
-     * Per destination channel, the sequence its store key {@code sq/<ch>} holds, or nothing when it
-     * has none: written at the first send there, it says that this node sent there (§6.4).
-     */
-    private final VectorClock sentMark = new VectorClock();
     /** Per destination channel, its restored {@code sq/<ch>}: {@code >= 0} exactly when an earlier incarnation committed a send there. */
     private final VectorClock baselineSeq = new VectorClock();
     /** The last issued sequence per sink topic, keyed by its {@link Channel#wholeTopic} key. */
@@ -139,7 +134,6 @@ final class NodeState {
             reservedSeq.advanceTo(c, value);
         } else {
             sendSeq.advanceTo(c, value);
-            sentMark.advanceTo(c, value);
             baselineSeq.advanceTo(c, value);
         }
         topicSeq.advanceTo(topic, value);
@@ -658,11 +652,11 @@ final class NodeState {
             reservedSeq.raiseOffset(topic, ceiling);
             store.putSendSeq(topic, ceiling);
         }
-        boolean first = sendSeq.offset(destination) <= topicBaseline.offset(topic);
+        long previous = sendSeq.offset(destination);
         sendSeq.raiseOffset(destination, next);
-        topicSends(topic).sent(destination, next, first);
-        if (sentMark.offset(destination) == VectorClock.NOTHING) {
-            sentMark.raiseOffset(destination, next);
+        topicSends(topic).sent(destination, next, previous <= topicBaseline.offset(topic));
+        if (previous == VectorClock.NOTHING) {
+            // never sent here, in this incarnation or a restored one: the key that says it now did (§6.4)
             store.putSendSeq(destination, next);
         }
         return next;
