@@ -19,4 +19,8 @@ public final class StageProbe {
     public static Duration holdWarningAfter(Stage stage) {
         return stage.holdWarningAfter();
     }
+
+    public static int maxStampBytes(Stage stage) {
+        return stage.maxStampBytes();
+    }
 }

@@ -44,6 +44,12 @@ public final class MetricNames {
     /** Counter: truncation sweeps that failed and were skipped. */
     public static final String TRUNCATION_SWEEPS_SKIPPED_TOTAL = "truncation-sweeps-skipped-total";
 
+    /**
+     * Counter: stamps coarsened to stay under the stage's maxStampBytes (docs/protocol.md §10.2);
+     * each may delay a delivery downstream, never reorder one.
+     */
+    public static final String STAMPS_COARSENED_TOTAL = "stamps-coarsened-total";
+
     /** Counter: ticks emitted. */
     public static final String TICKS_EMITTED_TOTAL = "ticks-emitted-total";
 

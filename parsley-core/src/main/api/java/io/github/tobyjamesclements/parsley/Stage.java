@@ -37,6 +37,19 @@ public final class Stage {
     /** How long a record may stay held before a warning, unless {@link Builder#holdWarningAfter} says otherwise. */
     public static final Duration DEFAULT_HOLD_WARNING = Duration.ofSeconds(30);
 
+    /**
+     * The most bytes a stamp (a record's {@code vc} header value) may take unless
+     * {@link Builder#maxStampBytes} says otherwise: 64 KiB, a sixteenth of Kafka's default
+     * {@code max.request.size} and {@code message.max.bytes}.
+     */
+    public static final int DEFAULT_MAX_STAMP_BYTES = 64 * 1024;
+
+    /** The smallest stamp bound a stage accepts: below it even a small pipeline's stamps would not fit. */
+    public static final int MIN_MAX_STAMP_BYTES = 1024;
+
+    /** The largest stamp bound a stage accepts: Kafka's default {@code max.request.size}, 1 MiB. */
+    public static final int MAX_MAX_STAMP_BYTES = 1024 * 1024;
+
     private static final Pattern NAME = Pattern.compile(NAME_RULE);
 
     private final String name;
@@ -45,6 +58,7 @@ public final class Stage {
     private final Ticks ticks;
     private final Duration truncationInterval;
     private final Duration holdWarningAfter;
+    private final int maxStampBytes;
     private final State state;
 
     Stage(StageSpec spec) {
@@ -54,6 +68,7 @@ public final class Stage {
         this.ticks = spec.ticks;
         this.truncationInterval = spec.truncationInterval;
         this.holdWarningAfter = spec.holdWarningAfter;
+        this.maxStampBytes = spec.maxStampBytes;
         this.state = spec.state;
     }
 
@@ -156,6 +171,11 @@ public final class Stage {
 
     Duration holdWarningAfter() {
         return holdWarningAfter;
+    }
+
+    /** The most bytes one of this stage's stamps may take (docs/protocol.md §10.2). */
+    int maxStampBytes() {
+        return maxStampBytes;
     }
 
     Optional<State> state() {
@@ -305,6 +325,23 @@ public final class Stage {
         }
 
         /**
+         * Sets the most bytes one of this stage's stamps (a record's {@code vc} header value) may
+         * take. Startup refuses an application in which a stamp of this stage could exceed it, naming
+         * the topics; at run time a stamp above it is coarsened (sequence claims become whole-topic
+         * claims, which may delay a delivery, never reorder one) and counted in the
+         * {@code stamps-coarsened-total} metric. See docs/protocol.md §10.2.
+         *
+         * @param bytes between {@link Stage#MIN_MAX_STAMP_BYTES} and {@link Stage#MAX_MAX_STAMP_BYTES};
+         *     default {@link Stage#DEFAULT_MAX_STAMP_BYTES}
+         * @return this builder
+         * @throws IllegalArgumentException for a bound outside that range
+         */
+        public Builder maxStampBytes(int bytes) {
+            spec.maxStampBytes(bytes);
+            return this;
+        }
+
+        /**
          * Makes the stage stateful, with per-key state for its folds.
          *
          * @param codec the state codec, never null
@@ -439,6 +476,23 @@ public final class Stage {
          */
         public Stateful<S> holdWarningAfter(Duration after) {
             spec.holdWarningAfter(after);
+            return this;
+        }
+
+        /**
+         * Sets the most bytes one of this stage's stamps (a record's {@code vc} header value) may
+         * take. Startup refuses an application in which a stamp of this stage could exceed it, naming
+         * the topics; at run time a stamp above it is coarsened (sequence claims become whole-topic
+         * claims, which may delay a delivery, never reorder one) and counted in the
+         * {@code stamps-coarsened-total} metric. See docs/protocol.md §10.2.
+         *
+         * @param bytes between {@link Stage#MIN_MAX_STAMP_BYTES} and {@link Stage#MAX_MAX_STAMP_BYTES};
+         *     default {@link Stage#DEFAULT_MAX_STAMP_BYTES}
+         * @return this builder
+         * @throws IllegalArgumentException for a bound outside that range
+         */
+        public Stateful<S> maxStampBytes(int bytes) {
+            spec.maxStampBytes(bytes);
             return this;
         }
 

@@ -19,6 +19,7 @@ final class StageSpec {
     Stage.Ticks ticks;
     Duration truncationInterval = Stage.DEFAULT_TRUNCATION_INTERVAL;
     Duration holdWarningAfter = Stage.DEFAULT_HOLD_WARNING;
+    int maxStampBytes = Stage.DEFAULT_MAX_STAMP_BYTES;
     Stage.State state;
 
     StageSpec(String name) {
@@ -60,6 +61,14 @@ final class StageSpec {
                     + ", interval=" + interval);
         }
         truncationInterval = interval;
+    }
+
+    void maxStampBytes(int bytes) {
+        if (bytes < Stage.MIN_MAX_STAMP_BYTES || bytes > Stage.MAX_MAX_STAMP_BYTES) {
+            throw new IllegalArgumentException("Stamp bound out of range; stage=" + name + ", maxStampBytes=" + bytes
+                    + "; use " + Stage.MIN_MAX_STAMP_BYTES + " to " + Stage.MAX_MAX_STAMP_BYTES + " bytes");
+        }
+        maxStampBytes = bytes;
     }
 
     void holdWarningAfter(Duration after) {

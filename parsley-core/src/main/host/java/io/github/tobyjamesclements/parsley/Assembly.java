@@ -45,6 +45,7 @@ final class Assembly {
     /** {@code deadLetters} is null for an application without a dead-letter topic. */
     static Topology build(String applicationId, List<Stage> stages, TopicCatalog catalog, HoldBoard board,
             DeadLetterBoard deadLetters) {
+        StampBudget.check(applicationId, stages, catalog);
         Topology topology = new Topology();
         Set<String> sourced = new HashSet<>();
         for (Stage stage : stages) {

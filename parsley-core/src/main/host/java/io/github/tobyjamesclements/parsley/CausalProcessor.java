@@ -133,7 +133,7 @@ final class CausalProcessor implements Processor<byte[], byte[], byte[], byte[]>
 
     /** Metrics, the dead-letter path, hold monitoring, delivery tracing and arrival checks of this task. */
     private void observe(String taskId) {
-        metrics = new StageMetrics(context.metrics(), stage.name(), taskId, channelsByTopic.keySet());
+        metrics = new StageMetrics(context.metrics(), stage.name(), taskId, channelsByTopic.keySet(), node::stampsCoarsened);
         poison = new PoisonRecords(context, applicationId, stage.name(), deadLetters, metrics);
         monitor = new HoldMonitor(stage.name(), taskId, node, catalog, channels.topicsByChannel, stage.holdWarningAfter(),
                 board, metrics, board.clockFor(context));

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.LongSupplier;
 import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.metrics.MeasurableStat;
 import org.apache.kafka.common.metrics.MetricConfig;
@@ -45,7 +46,8 @@ final class StageMetrics {
     private final Sensor sequenceEntries;
     private final Sensor unresolvableTopics;
 
-    StageMetrics(StreamsMetrics metrics, String stage, String taskId, Iterable<String> topics) {
+    StageMetrics(StreamsMetrics metrics, String stage, String taskId, Iterable<String> topics,
+            LongSupplier stampsCoarsened) {
         this.metrics = metrics;
         this.prefix = "vc-" + stage + "-" + taskId + "-";
         this.tags = new LinkedHashMap<>();
@@ -72,6 +74,9 @@ final class StageMetrics {
         unresolvableTopics = gauge(MetricNames.UNRESOLVABLE_TOPICS,
                 "Topics the stamp's clocks claim that the last truncation sweep could not resolve (claims kept)",
                 Sensor.RecordingLevel.INFO, tags);
+        sensor(MetricNames.STAMPS_COARSENED_TOTAL, Sensor.RecordingLevel.INFO).add(name(
+                MetricNames.STAMPS_COARSENED_TOTAL, "Stamps coarsened to stay under the stage's maxStampBytes", tags),
+                new ReadThrough(stampsCoarsened));
         for (String topic : topics) {
             perTopic.put(topic, new TopicSensors(topic));
         }
@@ -221,6 +226,19 @@ final class StageMetrics {
 
     private static MetricName name(String metric, String description, Map<String, String> t) {
         return new MetricName(metric, MetricNames.GROUP, description, t);
+    }
+
+    /** A count the node keeps itself, read when the metric is read: nothing is recorded per send. */
+    private record ReadThrough(LongSupplier count) implements MeasurableStat {
+
+        @Override
+        public void record(MetricConfig config, double value, long timeMs) {
+        }
+
+        @Override
+        public double measure(MetricConfig config, long now) {
+            return count.getAsLong();
+        }
     }
 
     /**

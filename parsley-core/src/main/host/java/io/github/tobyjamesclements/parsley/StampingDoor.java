@@ -141,7 +141,7 @@ final class StampingDoor {
             // the slot lets go of the step's bytes: only the record holds them now
             o.key = null;
             o.value = null;
-            CausalHeaders.addStamp(record.headers(), node.encodeSend(sink.channels()[o.partition]));
+            CausalHeaders.addStamp(record.headers(), stamp(sink.channels()[o.partition]));
             scope.emitting(sink.topic(), record.headers());
             if (soleSink) {
                 context.forward(record);
@@ -151,10 +151,22 @@ final class StampingDoor {
         }
     }
 
+    /**
+     * The stamp of a send to {@code destination}, coarsened by the node where over the stage's bound;
+     * one still over it is refused before anything is sent (H8, protocol.md §10.2).
+     */
+    private byte[] stamp(Channel destination) {
+        byte[] stamp = node.encodeSend(destination);
+        if (stamp.length > stage.maxStampBytes()) {
+            throw StampBudget.refused(stage, catalog, destination, stamp);
+        }
+        return stamp;
+    }
+
     /** Emits one tick to this task's own partition of the tick topic (protocol.md §12.5). */
     void tick(long now) {
         RecordHeaders headers = new RecordHeaders();
-        CausalHeaders.addStamp(headers, node.encodeSend(tickChannel));
+        CausalHeaders.addStamp(headers, stamp(tickChannel));
         byte[] key = ByteBuffer.allocate(Integer.BYTES).putInt(tickChannel.partition()).array();
         context.forward(new Record<>(key, null, now, headers), sinkName(stage.name(), tickTopic));
     }

@@ -91,6 +91,7 @@ final class TaskChannels {
             sinks.add(tickChannel.topicId());
         }
         UUID sender = Senders.of(applicationId, stage.name(), partition);
-        return new NodeConfig(stage.name() + "-task-" + taskId, sender, new TreeSet<>(byTopic.values()), sinks);
+        return new NodeConfig(stage.name() + "-task-" + taskId, sender, new TreeSet<>(byTopic.values()), sinks,
+                NodeConfig.SEQUENCE_BLOCK, stage.maxStampBytes());
     }
 }

@@ -5,7 +5,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.UUID;
 import java.util.function.BiConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -34,11 +33,8 @@ final class CausalNode {
     /** The consumed channels in cascade order: the ring the cascade walks, and the gate's consumed set. */
     private final Channel[] order;
     private Channel lastConsumed; // found in order, which never changes: a run of its records skips the scan
-    private final VectorClock sendClock = new VectorClock(); // each send's stamp is built in it, never handed out
-    private final ClockWriter sendBytes = ClockWriter.scratch();
-    private UUID lastSink; // the last send's sink topic, checked against the declaration only when it changes
+    private final StampSite stampSite;
     private long replaysSkipped;
-    private long seqNormalisations;
 
     CausalNode(NodeConfig config, StateStore stateStore, BrokerOffsets brokerOffsets, Map<Channel, Long> committedPositions) {
         this(config, stateStore, brokerOffsets, committedPositions, NodeSeams.NONE);
@@ -57,6 +53,7 @@ final class CausalNode {
         this.state = new NodeState(config.nodeId(), stateStore, config.sequenceBlock(), seams);
         this.fold = state::foldChannelClock;
         this.probed = seams.probed(state::probedDelivered);
+        this.stampSite = new StampSite(config, state, seams);
         ProtocolStore.Scope recorded = state.recordedScope();
         Stamping.seedOwnOutputs(config, state, brokerOffsets, seams);
         if (recorded != null) {
@@ -175,19 +172,9 @@ final class CausalNode {
         return cascadeAndFinish();
     }
 
-    /** The single stamping site: the {@code vc} header value of a send to a concrete partition, built in a reused clock. */
+    /** The {@code vc} header value of a send to a concrete partition ({@link StampSite#encode}). */
     byte[] encodeSend(Channel destination) {
-        Objects.requireNonNull(destination, "Send destination is null: the host partitions before stamping");
-        if (destination.topicId() != lastSink) {
-            lastSink = config.requireSink(destination);
-        }
-        VectorClock stamp = seams.stampBase(state.stampBaseInto(sendClock), config.consumed());
-        seqNormalisations += Stamping.normalize(stamp, config.senderId(), state);
-        Stamping.claimOwnSends(stamp, config.senderId(), state, destination);
-        seams.dropImplied(stamp, destination);
-        long seq = state.issueSendSeq(destination);
-        state.endCall();
-        return ClockCodec.encode(stamp, config.senderId(), seq, sendBytes);
+        return stampSite.encode(destination);
     }
 
     /** {@link #encodeSend}, decoded: for the simulator, tests and diagnostics. */
@@ -262,7 +249,12 @@ final class CausalNode {
     }
 
     long seqNormalisations() {
-        return seqNormalisations;
+        return stampSite.seqNormalisations();
+    }
+
+    /** Stamps coarsened to stay under the bound (§10.2) since this node was built. */
+    long stampsCoarsened() {
+        return stampSite.coarsened();
     }
 
     long frontier(Channel c) {

@@ -14,9 +14,11 @@ import java.util.UUID;
  * @param senderId the stable sender identity
  * @param sequenceBlock how many send sequences one persisted reservation covers (protocol.md
  *     §6.2); any positive value is sound, larger ones write the store less often
+ * @param maxStampBytes the stamp's hard bound (§10.2): a larger stamp is coarsened, and fails
+ *     closed if still larger
  */
 record NodeConfig(String nodeId, UUID senderId, SortedSet<Channel> consumed, SortedSet<UUID> sinkTopics,
-        int sequenceBlock) {
+        int sequenceBlock, int maxStampBytes) {
 
     /**
      * The reservation block of production nodes: one store write per 65,536 sends to a channel.
@@ -38,6 +40,10 @@ record NodeConfig(String nodeId, UUID senderId, SortedSet<Channel> consumed, Sor
             throw new IllegalArgumentException("Send sequence block must be positive; node=" + nodeId
                     + ", sequenceBlock=" + sequenceBlock);
         }
+        if (maxStampBytes < 1) {
+            throw new IllegalArgumentException("Stamp bound must be positive; node=" + nodeId
+                    + ", maxStampBytes=" + maxStampBytes);
+        }
     }
 
     /**
@@ -53,8 +59,14 @@ record NodeConfig(String nodeId, UUID senderId, SortedSet<Channel> consumed, Sor
         return destination.topicId();
     }
 
-    /** A node reserving send sequences in blocks of {@link #SEQUENCE_BLOCK}. */
+    /** A node reserving send sequences in blocks of {@link #SEQUENCE_BLOCK}, its stamps unbounded. */
     NodeConfig(String nodeId, UUID senderId, SortedSet<Channel> consumed, SortedSet<UUID> sinkTopics) {
         this(nodeId, senderId, consumed, sinkTopics, SEQUENCE_BLOCK);
+    }
+
+    /** A node whose stamps are unbounded: rigs and the simulator's worlds that do not test the bound. */
+    NodeConfig(String nodeId, UUID senderId, SortedSet<Channel> consumed, SortedSet<UUID> sinkTopics,
+            int sequenceBlock) {
+        this(nodeId, senderId, consumed, sinkTopics, sequenceBlock, Integer.MAX_VALUE);
     }
 }

@@ -84,6 +84,15 @@ interface NodeSeams {
         return VectorClock.copyOf(borrowed);
     }
 
+    /**
+     * The watermark a coarsened stamp's whole-topic claim takes for the partition claim {@code k}
+     * at {@code seq} (§6.7): {@code seq} itself, so the whole-topic claim covers it; a negative
+     * answer adds nothing for it.
+     */
+    default long coarsenedClaim(SeqKey k, long seq) {
+        return seq;
+    }
+
     /** The merged stamp before normalisation (§6.1, §3.7 rule 1); {@code base} is the honest one. */
     default VectorClock stampBase(VectorClock base, Set<Channel> consumed) {
         return base;

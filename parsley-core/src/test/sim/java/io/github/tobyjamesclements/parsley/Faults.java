@@ -248,6 +248,24 @@ final class Faults {
                 }
             });
 
+    /** §6.7 broken: coarsening drops the partition claims it was to replace by whole-topic claims. */
+    static final Fault COARSENING_DROPS_CLAIMS = seamed("coarsening drops the partition claims it replaces",
+            () -> new NodeSeams() {
+                @Override
+                public long coarsenedClaim(SeqKey k, long seq) {
+                    return -1;
+                }
+            });
+
+    /** §6.7 broken: a coarsened whole-topic claim stops one below the partition claim it replaces. */
+    static final Fault COARSENING_ONE_BELOW = seamed("coarsening claims one below the partition claim it replaces",
+            () -> new NodeSeams() {
+                @Override
+                public long coarsenedClaim(SeqKey k, long seq) {
+                    return seq - 1;
+                }
+            });
+
     /**
      * §6.4's narrowed seed off by one: a sink partition counts as sent to only from the second send
      * on (restored sequence above 0), so a single earlier send there goes unclaimed after a restart.
@@ -443,7 +461,7 @@ final class Faults {
                 SEQUENCE_CEILING_OFF_BY_ONE, DERIVE_IGNORING_HOLD_QUEUE, NO_SEED_FLOOR, REMOVED_INPUT_CARRIED_AT_FLOOR,
                 PERSIST_AFTER_COMMIT, STALE_STAMP_CLOCKS, ARRIVAL_PAST_HELD, WHOLE_TOPIC_CLAIM_PASSED,
                 PROBE_BEFORE_ARRIVAL, PROBE_IGNORES_QUEUE, DROP_OWN_WHOLE_TOPIC_CLAIM, DROP_CLAIM_UNDER_LOWER_WHOLE_TOPIC,
-                PROBES_NEVER_ANSWERED);
+                PROBES_NEVER_ANSWERED, COARSENING_DROPS_CLAIMS, COARSENING_ONE_BELOW);
     }
 
     // Seams -------------------------------------------------------------------------------------

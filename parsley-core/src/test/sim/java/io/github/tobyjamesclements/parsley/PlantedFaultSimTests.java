@@ -96,7 +96,10 @@ class PlantedFaultSimTests {
                 plant(Faults.FILTER_UNCONSUMED, RekeyingDiamondSimTests.class, RekeyingDiamondSimTests.DIAMOND),
                 plant(Faults.STAMP_BEFORE_PARTITIONING, WideRekeyingChainSimTests.class,
                         WideRekeyingChainSimTests.WIDE_CHAIN),
-                plant(Faults.DROP_POSITION_ADVANCES, RekeyingDiamondSimTests.class, RekeyingDiamondSimTests.DIAMOND));
+                plant(Faults.DROP_POSITION_ADVANCES, RekeyingDiamondSimTests.class, RekeyingDiamondSimTests.DIAMOND),
+                // the stamp's bound
+                plant(Faults.COARSENING_DROPS_CLAIMS, BoundedStampSimTests.class, BoundedStampSimTests.BOUNDED_CHAIN),
+                plant(Faults.COARSENING_ONE_BELOW, BoundedStampSimTests.class, BoundedStampSimTests.BOUNDED_CHAIN));
     }
 
     private static Arguments plant(Fault fault, Class<?> family, Scenario scenario) {

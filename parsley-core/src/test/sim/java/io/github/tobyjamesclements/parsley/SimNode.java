@@ -268,7 +268,8 @@ final class SimNode {
         Declaration d = declaration();
         store = new SimStore(task == null ? committedStore
                 : task.store(world.fault().protocolStore(name, task.name)));
-        NodeConfig config = new NodeConfig(name, senderId, d.consumed(), d.sinks(), sequenceBlock);
+        NodeConfig config = new NodeConfig(name, senderId, d.consumed(), d.sinks(), sequenceBlock,
+                world.maxStampBytes());
         node = world.fault().newNode(config, store, offsets(), new TreeMap<>(committedPositions));
         probing.clear();
         stamps = new StampReader(new ChannelCache());
@@ -686,8 +687,10 @@ final class SimNode {
         int partitions = world.broker().partitionCount(topic);
         Channel destination = new Channel(topic, Math.floorMod(key, partitions));
         long normalisations = node.seqNormalisations();
+        long coarsened = node.stampsCoarsened();
         SendStamp stamp = node.prepareSend(world.fault().stampChannel(destination, partitions));
         world.stats().add(SimStats.Counter.SEQ_NORMALISATIONS, node.seqNormalisations() - normalisations);
+        world.stats().add(SimStats.Counter.STAMPS_COARSENED, node.stampsCoarsened() - coarsened);
         if (stamp.clock().seqs().keySet().stream().anyMatch(k -> k.channel().isWholeTopic())) {
             world.stats().add(SimStats.Counter.WHOLE_TOPIC_CLAIMS);
         }

@@ -42,6 +42,8 @@ final class SimStats {
         /** A stamp that claims a sender's sends to a topic with one whole-topic claim (protocol.md §6.2). */
         WHOLE_TOPIC_CLAIMS,
         PROBES_ANSWERED,
+        /** A stamp over its node's bound, coarsened (protocol.md §6.7, §10.2). */
+        STAMPS_COARSENED,
         /** A probe's answer that released a held head (§3.9). */
         PROBE_RELEASES,
         /** Re-keying families: a stage's committed send to another partition of a topic than its previous one there. */

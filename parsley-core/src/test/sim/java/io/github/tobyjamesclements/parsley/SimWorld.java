@@ -59,6 +59,7 @@ final class SimWorld {
     private final TreeMap<Long, Poison> poison = new TreeMap<>();
     private int stepBudget = 20_000;
     private int retentionBudget;
+    private int maxStampBytes = Integer.MAX_VALUE;
     private boolean retentionPastHolds;
     private int steps;
     private boolean keepTrace = true;
@@ -100,6 +101,16 @@ final class SimWorld {
 
     SimProducer.Builder producer(String name) {
         return SimProducer.builder(this, name);
+    }
+
+    /** Bounds every stage node's stamps (protocol.md §10.2): stamps above {@code bytes} are coarsened. */
+    SimWorld maxStampBytes(int bytes) {
+        this.maxStampBytes = bytes;
+        return this;
+    }
+
+    int maxStampBytes() {
+        return maxStampBytes;
     }
 
     /** Lets retention advance log starts up to {@code budget} times, never past a subscriber. */

@@ -30,7 +30,7 @@ class ArrivalChecksTests {
 
     private ArrivalChecks checks(FixedTopicCatalog catalog) {
         StageMetrics metrics = new StageMetrics(new MockProcessorContext<byte[], byte[]>().metrics(), "notifier",
-                "0_0", List.of(ORDERS, PAYMENTS));
+                "0_0", List.of(ORDERS, PAYMENTS), () -> 0);
         return new ArrivalChecks("notifier", node, catalog, HoldBoard.timedByTasks(), metrics,
                 Set.of(ORDERS, PAYMENTS));
     }

@@ -50,6 +50,7 @@ final class NodeRig {
     private Set<Channel> lastConsumed = Set.of();
     /** Every send persists its sequence, so the worked examples of protocol.md count as written there. */
     private int sequenceBlock = 1;
+    private int maxStampBytes = Integer.MAX_VALUE;
 
     /** Replaces the declared inputs (a changed declaration takes effect at the next start). */
     NodeRig consumes(Channel... channels) {
@@ -81,13 +82,20 @@ final class NodeRig {
         return this;
     }
 
+    /** Bounds the stamps of the nodes started from now on (§10.2); unbounded by default. */
+    NodeRig maxStampBytes(int bytes) {
+        this.maxStampBytes = bytes;
+        return this;
+    }
+
     NodeRig nodeId(String id) {
         this.nodeId = id;
         return this;
     }
 
     NodeConfig config() {
-        return new NodeConfig(nodeId, sender, new TreeSet<>(consumed), new TreeSet<>(sinks), sequenceBlock);
+        return new NodeConfig(nodeId, sender, new TreeSet<>(consumed), new TreeSet<>(sinks), sequenceBlock,
+                maxStampBytes);
     }
 
     /**

@@ -13,7 +13,7 @@ class StageMetricsTests {
     @Test
     void aStepThatDeliversSeveralRecordsCountsEachOfThem() {
         StreamsMetrics registry = new MockProcessorContext<byte[], byte[]>().metrics();
-        StageMetrics metrics = new StageMetrics(registry, "audit", "0_1", List.of("payments"));
+        StageMetrics metrics = new StageMetrics(registry, "audit", "0_1", List.of("payments"), () -> 0);
 
         metrics.delivered(3);
         metrics.delivered(1);
@@ -31,7 +31,7 @@ class StageMetricsTests {
     @Test
     void unstampedRecordsAreCountedPerTopicAndRecordedWithTheDeliveries() {
         StreamsMetrics registry = new MockProcessorContext<byte[], byte[]>().metrics();
-        StageMetrics metrics = new StageMetrics(registry, "audit", "0_1", List.of("payments"));
+        StageMetrics metrics = new StageMetrics(registry, "audit", "0_1", List.of("payments"), () -> 0);
 
         metrics.unstamped("payments");
         metrics.unstamped("payments");
@@ -46,7 +46,7 @@ class StageMetricsTests {
     @Test
     void unstampedRecordsOfInterleavedTopicsCountTowardsTheirOwnTopic() {
         StreamsMetrics registry = new MockProcessorContext<byte[], byte[]>().metrics();
-        StageMetrics metrics = new StageMetrics(registry, "audit", "0_1", List.of("payments", "orders"));
+        StageMetrics metrics = new StageMetrics(registry, "audit", "0_1", List.of("payments", "orders"), () -> 0);
 
         // runs and alternations, with a topic that is not a source between them, and an equal name
         // that is another instance (a consumer's topic strings need not be the source's)

@@ -95,6 +95,8 @@ public class ParsleyMeterBinder implements MeterBinder, KafkaStreams.StateListen
                 MetricNames.TRUNCATION_SWEEPS_SKIPPED_TOTAL);
         counter(registry, "parsley.ticks.emitted", "Ticks emitted", tags, stage.name(),
                 MetricNames.TICKS_EMITTED_TOTAL);
+        counter(registry, "parsley.stamps.coarsened", "Stamps coarsened to stay under the stage's max-stamp-bytes",
+                tags, stage.name(), MetricNames.STAMPS_COARSENED_TOTAL);
         for (String topic : stage.sourceTopics()) {
             FunctionCounter.builder("parsley.records.unstamped", streams,
                     s -> aggregate(s, stage.name(), topic, MetricNames.RECORDS_UNSTAMPED_TOTAL, Double::sum))

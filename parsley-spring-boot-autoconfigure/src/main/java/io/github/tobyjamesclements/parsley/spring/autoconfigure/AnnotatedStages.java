@@ -83,19 +83,26 @@ final class AnnotatedStages {
         return deadLetters == null || deadLetters.isBlank() ? parsley : parsley.deadLetterTopic(deadLetters.trim());
     }
 
-    @SuppressWarnings({"unchecked", "rawtypes"})
-    private Stage stage(String name, List<CausalMethod> methods) {
-        Set<Topic<?, ?>> sinks = new LinkedHashSet<>();
-        methods.forEach(m -> m.sinks().forEach(s -> sinks.add(topics.get(s))));
-        CausalMethod tick = singleTick(methods);
+    /** A stage builder with the stage's settings: its 'parsley.stages.<name>.*' overrides, else the global ones. */
+    private Stage.Builder named(String name) {
         ParsleyProperties.StageSettings settings = properties.getStages().get(name);
         Duration truncation = settings != null && settings.getTruncationInterval() != null
                 ? settings.getTruncationInterval() : properties.getTruncationInterval();
         Duration warning = settings != null && settings.getHoldWarningAfter() != null
                 ? settings.getHoldWarningAfter() : properties.getHoldWarningAfter();
+        int maxStampBytes = settings != null && settings.getMaxStampBytes() != null
+                ? settings.getMaxStampBytes() : properties.getMaxStampBytes();
+        return Stage.named(name).truncationInterval(truncation).holdWarningAfter(warning).maxStampBytes(maxStampBytes);
+    }
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private Stage stage(String name, List<CausalMethod> methods) {
+        Set<Topic<?, ?>> sinks = new LinkedHashSet<>();
+        methods.forEach(m -> m.sinks().forEach(s -> sinks.add(topics.get(s))));
+        CausalMethod tick = singleTick(methods);
         CausalMethod stateful = methods.stream().filter(m -> m.kind().stateful()).findFirst().orElse(null);
         if (stateful == null) {
-            Stage.Builder b = Stage.named(name).truncationInterval(truncation).holdWarningAfter(warning);
+            Stage.Builder b = named(name);
             for (CausalMethod m : methods) {
                 if (m.kind() == CausalMethod.Kind.HANDLER) {
                     b.on((Topic) topics.get(m.source()), (Handler) msg -> m.emissions(msg));
@@ -106,8 +113,7 @@ final class AnnotatedStages {
             }
             return b.into(sinks.toArray(Topic[]::new)).build();
         }
-        Stage.Stateful<Object> b = Stage.named(name).truncationInterval(truncation).holdWarningAfter(warning)
-                .state(stateCodec(name, stateful, methods), stateInitial(name, stateful, methods));
+        Stage.Stateful<Object> b = named(name).state(stateCodec(name, stateful, methods), stateInitial(name, stateful, methods));
         for (CausalMethod m : methods) {
             if (m.kind() == CausalMethod.Kind.HANDLER) {
                 b.on((Topic) topics.get(m.source()), (Handler) msg -> m.emissions(msg));

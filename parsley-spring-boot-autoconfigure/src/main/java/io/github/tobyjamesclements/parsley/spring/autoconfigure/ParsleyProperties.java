@@ -33,6 +33,12 @@ public class ParsleyProperties {
     /** Time a record may stay held before a warning is logged; zero disables the warning. */
     private Duration holdWarningAfter = Stage.DEFAULT_HOLD_WARNING;
 
+    /**
+     * Most bytes a stamp (a record's 'vc' header value) may take, 1024 to 1048576. Startup refuses a
+     * topology whose stamps could exceed it; larger stamps are coarsened (a delay, never a reorder).
+     */
+    private int maxStampBytes = Stage.DEFAULT_MAX_STAMP_BYTES;
+
     /** Longest time to wait for the Streams client to close on shutdown. */
     private Duration closeTimeout = Duration.ofSeconds(20);
 
@@ -99,6 +105,14 @@ public class ParsleyProperties {
 
     public void setHoldWarningAfter(Duration holdWarningAfter) {
         this.holdWarningAfter = holdWarningAfter;
+    }
+
+    public int getMaxStampBytes() {
+        return maxStampBytes;
+    }
+
+    public void setMaxStampBytes(int maxStampBytes) {
+        this.maxStampBytes = maxStampBytes;
     }
 
     public Duration getCloseTimeout() {
@@ -179,6 +193,17 @@ public class ParsleyProperties {
 
         /** Time a record of this stage may stay held before a warning; defaults to 'parsley.hold-warning-after'. */
         private @Nullable Duration holdWarningAfter;
+
+        /** Most bytes one of this stage's stamps may take; defaults to 'parsley.max-stamp-bytes'. */
+        private @Nullable Integer maxStampBytes;
+
+        public @Nullable Integer getMaxStampBytes() {
+            return maxStampBytes;
+        }
+
+        public void setMaxStampBytes(@Nullable Integer maxStampBytes) {
+            this.maxStampBytes = maxStampBytes;
+        }
 
         public @Nullable Duration getTruncationInterval() {
             return truncationInterval;

@@ -1,6 +1,7 @@
 package io.github.tobyjamesclements.parsley.spring.autoconfigure;
 
 import io.github.tobyjamesclements.parsley.Parsley;
+import io.github.tobyjamesclements.parsley.Stage;
 import java.time.Duration;
 import java.util.Collection;
 import org.jspecify.annotations.Nullable;
@@ -32,6 +33,7 @@ final class ParsleyPropertiesChecks {
         positive("parsley.truncation-interval", properties.getTruncationInterval());
         notNegative("parsley.hold-warning-after", properties.getHoldWarningAfter());
         notNegative("parsley.close-timeout", properties.getCloseTimeout());
+        stampBound("parsley.max-stamp-bytes", properties.getMaxStampBytes());
         positive("parsley.health.hold-age-threshold", properties.getHealth().getHoldAgeThreshold());
         if (properties.getTopics().getPartitions() < 1) {
             throw new InvalidConfigurationPropertyValueException("parsley.topics.partitions",
@@ -44,6 +46,7 @@ final class ParsleyPropertiesChecks {
         properties.getStages().forEach((stage, settings) -> {
             positive("parsley.stages." + stage + ".truncation-interval", settings.getTruncationInterval());
             notNegative("parsley.stages." + stage + ".hold-warning-after", settings.getHoldWarningAfter());
+            stampBound("parsley.stages." + stage + ".max-stamp-bytes", settings.getMaxStampBytes());
         });
     }
 
@@ -55,6 +58,13 @@ final class ParsleyPropertiesChecks {
                         + " named '" + stage + "'; the stages are " + stages + ", so these overrides would be"
                         + " ignored");
             }
+        }
+    }
+
+    private static void stampBound(String property, @Nullable Integer value) {
+        if (value != null && (value < Stage.MIN_MAX_STAMP_BYTES || value > Stage.MAX_MAX_STAMP_BYTES)) {
+            throw new InvalidConfigurationPropertyValueException(property, value, "A stamp bound must be between "
+                    + Stage.MIN_MAX_STAMP_BYTES + " and " + Stage.MAX_MAX_STAMP_BYTES + " bytes");
         }
     }
 

@@ -164,7 +164,8 @@ class ParsleyAutoConfigurationTests {
     void globalAndPerStageSettingsReachTheirStages() {
         contextRunner.withUserConfiguration(TestShop.APPLICATION)
                 .withPropertyValues("parsley.truncation-interval=7m", "parsley.hold-warning-after=45s",
-                        "parsley.stages.notifier.truncation-interval=2m", "parsley.stages.totals.hold-warning-after=5s")
+                        "parsley.stages.notifier.truncation-interval=2m", "parsley.stages.totals.hold-warning-after=5s",
+                        "parsley.max-stamp-bytes=20000", "parsley.stages.totals.max-stamp-bytes=4096")
                 .run(context -> {
                     Parsley parsley = context.getBean(Parsley.class);
                     Stage notifier = stage(parsley, "notifier");
@@ -173,6 +174,8 @@ class ParsleyAutoConfigurationTests {
                     assertThat(StageProbe.holdWarningAfter(notifier)).isEqualTo(Duration.ofSeconds(45));
                     assertThat(StageProbe.truncationInterval(totals)).isEqualTo(Duration.ofMinutes(7));
                     assertThat(StageProbe.holdWarningAfter(totals)).isEqualTo(Duration.ofSeconds(5));
+                    assertThat(StageProbe.maxStampBytes(notifier)).isEqualTo(20000);
+                    assertThat(StageProbe.maxStampBytes(totals)).isEqualTo(4096);
                 });
     }
 

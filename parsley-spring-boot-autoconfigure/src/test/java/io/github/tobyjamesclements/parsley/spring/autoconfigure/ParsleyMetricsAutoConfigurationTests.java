@@ -57,6 +57,7 @@ class ParsleyMetricsAutoConfigurationTests {
                 assertThat(registry.get("parsley.truncation.sweeps.skipped").tag("stage", stage).functionCounter())
                         .isNotNull();
                 assertThat(registry.get("parsley.ticks.emitted").tag("stage", stage).functionCounter()).isNotNull();
+                assertThat(registry.get("parsley.stamps.coarsened").tag("stage", stage).functionCounter()).isNotNull();
             }
         });
     }

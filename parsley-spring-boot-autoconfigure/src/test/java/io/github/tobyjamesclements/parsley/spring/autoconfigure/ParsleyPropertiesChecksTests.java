@@ -57,6 +57,20 @@ class ParsleyPropertiesChecksTests {
     }
 
     @Test
+    void aStampBoundOutsideItsRangeIsABootPropertyErrorGlobalOrPerStage() {
+        contextRunner.withPropertyValues("parsley.max-stamp-bytes=100").run(context -> {
+            assertThat(context.getStartupFailure()).rootCause()
+                    .isInstanceOf(InvalidConfigurationPropertyValueException.class);
+            assertThat(FailureAnalyses.of(context.getStartupFailure()).getDescription())
+                    .contains("Invalid value '100' for configuration property 'parsley.max-stamp-bytes'")
+                    .contains("A stamp bound must be between 1024 and 1048576 bytes");
+        });
+        contextRunner.withPropertyValues("parsley.stages.totals.max-stamp-bytes=2000000").run(context -> assertThat(
+                context.getStartupFailure()).rootCause().hasMessageContaining(
+                        "Property parsley.stages.totals.max-stamp-bytes with value '2000000'"));
+    }
+
+    @Test
     void topicSettingsBelowOneAreRefused() {
         contextRunner.withPropertyValues("parsley.topics.partitions=0").run(context -> assertThat(
                 context.getStartupFailure()).rootCause().hasMessageContaining("Property parsley.topics.partitions with value '0'"));

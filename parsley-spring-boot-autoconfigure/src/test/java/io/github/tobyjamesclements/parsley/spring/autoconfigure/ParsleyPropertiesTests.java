@@ -35,7 +35,7 @@ class ParsleyPropertiesTests {
             }
         }
         assertThat(names).containsExactlyInAnyOrder("parsley.enabled", "parsley.application-id",
-                "parsley.truncation-interval", "parsley.hold-warning-after", "parsley.close-timeout",
+                "parsley.truncation-interval", "parsley.hold-warning-after", "parsley.max-stamp-bytes", "parsley.close-timeout",
                 "parsley.dead-letter-topic", "parsley.readiness", "parsley.startup-check-timeout", "parsley.stages",
                 "parsley.streams.enabled", "parsley.topics.create", "parsley.topics.partitions",
                 "parsley.topics.replication-factor", "parsley.health.hold-age-threshold",
