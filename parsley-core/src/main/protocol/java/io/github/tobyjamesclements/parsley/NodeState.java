@@ -391,6 +391,12 @@ final class NodeState {
                 return opened[i];
             }
         }
+        // an equal instance (a host's own, a decoded one): still a scan, cheaper than the tree's comparisons
+        for (int i = 0; i < openedChannels.length; i++) {
+            if (openedChannels[i].equals(c)) {
+                return opened[i];
+            }
+        }
         return inputs.get(c);
     }
 
