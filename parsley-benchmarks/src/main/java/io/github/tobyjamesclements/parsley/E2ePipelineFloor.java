@@ -37,7 +37,7 @@ final class E2ePipelineFloor {
     /**
      * The floor's stamp bytes at {@code hop} with P = {@code partitions}: the measured means joined
      * by straight lines (exact at 4, 16 and 64), the end segments extended below 4 and above 64,
-     * rounded. Hop 1's stamp does not grow with P (its input, the pre-loaded orders, carry none).
+     * rounded. Hop 1's means were the same at every P, so its target is too.
      */
     static int targetBytes(int hop, int partitions) {
         int[] bytes = MEASURED_BYTES[hop - 1];
