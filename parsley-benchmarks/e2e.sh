@@ -27,6 +27,10 @@
 #                                               many) and round, pre-loaded; vc bytes per hop (mean, p99, max),
 #                                               throughput and stream-thread CPU ratios, every order once per hop
 #                                               (instead of rounds; --warmup N sizes the warm-up, 0 skips it)
+#   --pipeline 2 --pipeline-variants baseline,floor,parsley   adds the pipeline's floor: the plain hops plus a vc
+#                                               header per hop as large as Parsley's there (fitted per hop and P),
+#                                               its partitioner and a cached store per hop; floor/plain and
+#                                               Parsley/floor ratios (default baseline,parsley)
 #
 # It builds the harness (parsley-benchmarks, profile e2e) and a Kafka 4.1.2 broker classpath from
 # Maven artifacts (e2e/broker-pom.xml), formats a fresh KRaft log dir, starts the broker in its own

@@ -8,6 +8,8 @@ import org.apache.kafka.common.record.CompressionType;
 
 /** The end-to-end benchmark's command-line options; see {@link #usage()}. */
 final class E2eOptions {
+    private static final List<E2eVariant> DEFAULT_PIPELINE_VARIANTS = List.of(E2eVariant.PIPELINE_BASELINE,
+            E2eVariant.PIPELINE_PARSLEY);
     String bootstrap;
     Path work = Paths.get("parsley-benchmarks/target/e2e");
     int records = 100_000;
@@ -22,6 +24,8 @@ final class E2eOptions {
     List<Integer> partitionCounts = List.of(4);
     /** Pipeline mode: re-keying hops in one application (1 to 3), per partition count and round; 0 = off. */
     int pipelineHops;
+    /** Pipeline mode: the variants of each round, in the first round's order ({@code --pipeline-variants}). */
+    List<E2eVariant> pipelineVariants = DEFAULT_PIPELINE_VARIANTS;
     int keys = 200;
     int valueBytes = 100;
     int perTransaction = 500;
@@ -70,6 +74,7 @@ final class E2eOptions {
                     o.partitions = o.partitionCounts.get(0);
                 }
                 case "--pipeline" -> o.pipelineHops = hops(args[++i]);
+                case "--pipeline-variants" -> o.pipelineVariants = pipelineVariants(args[++i]);
                 case "--keys" -> o.keys = Integer.parseInt(args[++i]);
                 case "--value-bytes" -> o.valueBytes = Integer.parseInt(args[++i]);
                 case "--batch-pairs" -> o.batchPairs = Integer.parseInt(args[++i]);
@@ -104,6 +109,9 @@ final class E2eOptions {
         if (pipelineHops > 0 && (!headerSizes.isEmpty() || !restoreSizes.isEmpty() || sideBySide)) {
             throw new IllegalArgumentException("--pipeline is a mode of its own; give it without --header-cost,"
                     + " --restore and --side-by-side\n" + usage());
+        }
+        if (pipelineHops == 0 && !pipelineVariants.equals(DEFAULT_PIPELINE_VARIANTS)) {
+            throw new IllegalArgumentException("--pipeline-variants is for --pipeline only\n" + usage());
         }
         if (partitionCounts.size() > 1 && pipelineHops == 0) {
             throw new IllegalArgumentException("Several partition counts (--partitions " + partitionCounts
@@ -192,6 +200,21 @@ final class E2eOptions {
                 .toList();
     }
 
+    /** Distinct labels of {@code baseline}, {@code floor} and {@code parsley}: pipeline variants without "pipeline-". */
+    private static List<E2eVariant> pipelineVariants(String labels) {
+        List<E2eVariant> variants = Arrays.stream(labels.split(",")).map(String::trim)
+                .map(v -> Arrays.stream(E2eVariant.values())
+                        .filter(x -> x.pipeline() && x.label.equals("pipeline-" + v)).findFirst()
+                        .orElseThrow(() -> new IllegalArgumentException("--pipeline-variants takes baseline, floor"
+                                + " and parsley, got '" + v + "'\n" + usage())))
+                .toList();
+        if (variants.stream().distinct().count() != variants.size()) {
+            throw new IllegalArgumentException("--pipeline-variants takes distinct variants, got '" + labels + "'\n"
+                    + usage());
+        }
+        return variants;
+    }
+
     private void quick() {
         records = 20_000;
         paced = 4_000;
@@ -206,7 +229,8 @@ final class E2eOptions {
                 + " [--variants baseline,parsley,two-source,baseline-store,floor,json-baseline,json-parsley,json-floor,json-floor-bare]"
                 + " [--side-by-side]"
                 + " [--threads t] [--instances i] [--restore N1,N2,...] [--compression none|gzip|snappy|lz4|zstd]"
-                + " [--task-idle-ms -1|ms] [--header-cost S1,S2,...] [--pipeline 1|2|3]\n"
+                + " [--task-idle-ms -1|ms] [--header-cost S1,S2,...] [--pipeline 1|2|3]"
+                + " [--pipeline-variants baseline,floor,parsley]\n"
                 + "  --threads/--instances: stream threads per instance, instances per variant (one JVM, one broker)\n"
                 + "  --restore: instead of the rounds, per N and round: a Parsley stage holding N payments whose"
                 + " order is absent, and a plain Streams app with N store entries, each restarted on an empty"
@@ -217,6 +241,9 @@ final class E2eOptions {
                 + "  --pipeline: instead of the rounds, per partition count (--partitions 4,16,64) and round: one"
                 + " application re-keying orders over that many hops (orders, notes, audited, archive), as Parsley"
                 + " stages and as plain Streams processors, on pre-loaded orders; throughput, stream-thread CPU,"
-                + " vc header bytes per hop, every order once per hop";
+                + " vc header bytes per hop, every order once per hop\n"
+                + "  --pipeline-variants: the pipeline's variants (default baseline,parsley); floor: the plain"
+                + " pipeline plus a vc header per hop as large as Parsley's there, Parsley's sink partitioner and a"
+                + " cached store per hop (what any stamp of that size costs Streams)";
     }
 }

@@ -22,15 +22,17 @@ import org.apache.kafka.streams.processor.internals.DefaultKafkaClientSupplier;
 /**
  * The pipeline mode ({@code --pipeline H}, issue 44): stages that re-key, over several hops of one
  * application, as Parsley stages and as plain Kafka Streams processors with the same serdes and
- * settings ({@link E2eApps#streamsProps}: exactly_once_v2, one stream thread, 100 ms commits).
+ * settings ({@link E2eApps#streamsProps}: exactly_once_v2, one stream thread, 100 ms commits), and
+ * if asked ({@code --pipeline-variants}) as the plain processors paying for a stamp of Parsley's size
+ * ({@link E2ePipelineFloor}).
  *
  * <p>Hop {@code h} reads topic {@code h - 1} of {@link #TOPICS} ({@code orders, notes, audited,
  * archive}) and writes each record's value unchanged to topic {@code h} under a new key: one of
  * {@link #KEYS} keys picked by a hash of the order id (the value's seq) and the hop, which does not
  * depend on the input key, so every task's outputs spread over every partition of the next topic.
  * Every topic of a run has P partitions. For each count of {@code --partitions} in turn: a discarded
- * warm-up run of each variant before the first count, then {@code --rounds} rounds, plain and Parsley
- * in an order that alternates from run to run. A run pre-loads {@code --records} orders, starts the
+ * warm-up run of each variant before the first count, then {@code --rounds} rounds, the variants in
+ * an order that rotates by one from round to round. A run pre-loads {@code --records} orders, starts the
  * application, and measures its throughput (orders from its first RUNNING to the last output of the
  * last hop) and its stream thread's CPU and allocation per order; once the application has closed it
  * reads every hop's output topic to its committed end and checks that every order is there once per
@@ -95,7 +97,7 @@ final class E2ePipeline {
     /** Every run of every partition count; warm-up runs ({@code warmup} orders, none if 0) are logged only. */
     List<Result> runAll(int warmup) {
         List<Result> results = new ArrayList<>();
-        List<E2eVariant> order = new ArrayList<>(List.of(E2eVariant.PIPELINE_BASELINE, E2eVariant.PIPELINE_PARSLEY));
+        List<E2eVariant> order = new ArrayList<>(options.pipelineVariants);
         for (int p : options.partitionCounts) {
             if (p == options.partitions && warmup > 0) {
                 for (E2eVariant v : order) {
@@ -166,8 +168,7 @@ final class E2ePipeline {
             }
             workload.bulk(producer, names.get(0), 0, records, options.perTransaction);
             AtomicLong runningAt = new AtomicLong();
-            try (E2eApps.App app = run.variant == E2eVariant.PIPELINE_PARSLEY ? parsley(id, names, stateDir, runningAt)
-                    : plain(id, names, stateDir, runningAt)) {
+            try (E2eApps.App app = app(run.variant, id, names, stateDir, runningAt, partitions)) {
                 app.start();
                 E2eWait.running(runningAt, options.timeoutSeconds);
                 run.measurePreload(app, id, options, readers.get(readers.size() - 1),
@@ -201,6 +202,16 @@ final class E2ePipeline {
         long bytes = topics.topicBytes(topic);
         return new Hop(topic.substring(topic.lastIndexOf('-') + 1), reader.headers(), records - reader.count(0),
                 reader.duplicates(), reader.unexpected(), bytes < 0 ? Double.NaN : bytes / (double) records);
+    }
+
+    private E2eApps.App app(E2eVariant v, String id, List<String> names, Path stateDir, AtomicLong runningAt,
+            int partitions) {
+        return switch (v) {
+            case PIPELINE_BASELINE -> plain(id, names, stateDir, runningAt);
+            case PIPELINE_FLOOR -> E2ePipelineFloor.app(apps, id, names, stateDir, runningAt, partitions);
+            case PIPELINE_PARSLEY -> parsley(id, names, stateDir, runningAt);
+            default -> throw new IllegalArgumentException("Not a pipeline variant: " + v.label);
+        };
     }
 
     /** Plain Kafka Streams: per hop, a source, an {@link E2eRekeyProcessor} and a sink, with byte-array serdes. */

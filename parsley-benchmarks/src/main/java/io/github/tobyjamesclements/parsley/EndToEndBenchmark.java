@@ -83,10 +83,11 @@ final class EndToEndBenchmark {
         Instant started = Instant.now();
         double loadBefore = loadAverage();
         log("Options: records=%d paced=%d rate=%d rounds=%d partitions=%s keys=%d valueBytes=%d threads=%d"
-                + " instances=%d restore=%s header-cost=%s pipeline=%d compression=%s max.task.idle.ms=%s",
+                + " instances=%d restore=%s header-cost=%s pipeline=%d %s compression=%s max.task.idle.ms=%s",
                 options.records, options.paced, options.rate, options.rounds, options.partitionCounts, options.keys,
                 options.valueBytes, options.threads, options.instances, options.restoreSizes, options.headerSizes,
-                options.pipelineHops, options.compression, options.taskIdleMs == null ? "default" : options.taskIdleMs);
+                options.pipelineHops, options.pipelineVariants.stream().map(v -> v.label).toList(), options.compression,
+                options.taskIdleMs == null ? "default" : options.taskIdleMs);
         // Warm-up: JIT (the compiler threads get little CPU on a loaded machine) and broker; one run per
         // variant, discarded.
         int warmup = options.warmupRecords < 0 ? options.records / 4 * 2 : options.warmupRecords;

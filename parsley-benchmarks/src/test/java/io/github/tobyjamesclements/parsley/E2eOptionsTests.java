@@ -172,4 +172,25 @@ class E2eOptionsTests {
         assertThatThrownBy(() -> E2eOptions.parse(new String[] {"--bootstrap", "h:1", "--variants",
             "pipeline-parsley"})).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("--pipeline");
     }
+
+    @Test
+    void thePipelineRunsBaselineAndParsleyUnlessToldItsVariantsWhichAreForThePipelineOnly() {
+        assertThat(E2eOptions.parse(new String[] {"--bootstrap", "h:1", "--pipeline", "2"}).pipelineVariants)
+                .containsExactly(E2eVariant.PIPELINE_BASELINE, E2eVariant.PIPELINE_PARSLEY);
+        assertThat(E2eOptions.parse(new String[] {"--bootstrap", "h:1", "--pipeline", "2", "--pipeline-variants",
+            "floor, baseline,parsley"}).pipelineVariants)
+                .containsExactly(E2eVariant.PIPELINE_FLOOR, E2eVariant.PIPELINE_BASELINE, E2eVariant.PIPELINE_PARSLEY);
+        assertThat(E2eVariant.PIPELINE_FLOOR.base()).isEqualTo(E2eVariant.PIPELINE_BASELINE);
+        assertThat(E2eOptions.usage()).contains("--pipeline-variants baseline,floor,parsley");
+
+        for (String bad : List.of("baseline,copy", "pipeline-floor", "floor,floor")) {
+            assertThatThrownBy(() -> E2eOptions.parse(new String[] {"--bootstrap", "h:1", "--pipeline", "2",
+                "--pipeline-variants", bad})).as(bad).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("--pipeline-variants");
+        }
+        assertThatThrownBy(() -> E2eOptions.parse(new String[] {"--bootstrap", "h:1", "--pipeline-variants",
+            "baseline,floor"})).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("--pipeline only");
+        assertThatThrownBy(() -> E2eOptions.parse(new String[] {"--bootstrap", "h:1", "--variants",
+            "pipeline-floor"})).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("--pipeline");
+    }
 }

@@ -41,7 +41,7 @@ class E2ePipelineTests {
         List<E2ePipeline.Hop> hops = new ArrayList<>();
         for (String topic : List.of("notes", "audited")) {
             E2eHeaderSizes h = new E2eHeaderSizes();
-            if (v == E2eVariant.PIPELINE_PARSLEY) {
+            if (v != E2eVariant.PIPELINE_BASELINE) {
                 for (int i = 0; i < 10; i++) {
                     h.count(new byte[vcBytes]);
                     h.valueSum += vcBytes;
@@ -68,10 +68,33 @@ class E2ePipelineTests {
 
         assertThat(md).contains("2 re-keying hop(s) in one application (orders -> notes -> audited)")
                 .contains("5 of 6 runs had every order exactly once per hop")
-                .contains("| 4 | **0.40** [0.30, 0.50] | **3.50** [3.00, 4.00] | 150 / 200 / 200 | 150 / 200 / 200 |\n")
-                .contains("| 16 | **0.20** [0.20, 0.20] | **5.00** [5.00, 5.00] | 3,000 / 3,000 / 3,000 |")
-                .contains("| 4 | pre-loaded throughput | 0.50 / 0.30 | **0.40** [0.30, 0.50] |\n")
-                .contains("| 16 | pre-loaded throughput | 0.20 / - | **0.20** [0.20, 0.20] |\n")
+                .contains("| 4 | Parsley / plain | **0.40** [0.30, 0.50] | **3.50** [3.00, 4.00] |")
+                .contains("| 4 | pipeline-parsley | 150 / 200 / 200 | 150 / 200 / 200 |\n")
+                .contains("| 16 | Parsley / plain | **0.20** [0.20, 0.20] | **5.00** [5.00, 5.00] |")
+                .contains("| 16 | pipeline-parsley | 3,000 / 3,000 / 3,000 |")
+                .contains("| 4 | Parsley / plain | pre-loaded throughput | 0.50 / 0.30 | **0.40** [0.30, 0.50] |\n")
+                .contains("| 16 | Parsley / plain | pre-loaded throughput | 0.20 / - | **0.20** [0.20, 0.20] |\n")
+                .doesNotContain("floor")
                 .contains("| 4 | 2 | pipeline-parsley | 300 | 40.0 (0.0) |").contains("notes 0 / 0 / 0; audited 0 / 1 / 0");
+    }
+
+    @Test
+    void withTheFloorTheReportAlsoDividesTheFloorByPlainAndParsleyByTheFloorAndShowsTheFloorsTargets() {
+        E2eOptions o = E2eOptions.parse(new String[] {"--bootstrap", "h:1", "--pipeline", "2", "--partitions", "16",
+            "--rounds", "1", "--pipeline-variants", "baseline,floor,parsley"});
+        List<E2ePipeline.Result> results = List.of(result(E2eVariant.PIPELINE_BASELINE, 16, 1, 1000, 10, 0),
+                result(E2eVariant.PIPELINE_FLOOR, 16, 1, 800, 15, 160), result(E2eVariant.PIPELINE_PARSLEY, 16, 1, 400, 30, 170));
+
+        String md = E2ePipelineReport.markdown(o, results, "");
+
+        assertThat(md).contains("variants [pipeline-baseline, pipeline-floor, pipeline-parsley]")
+                .contains("| 16 | Parsley / plain | **0.40** [0.40, 0.40] | **3.00** [3.00, 3.00] |")
+                .contains("| 16 | floor / plain | **0.80** [0.80, 0.80] | **1.50** [1.50, 1.50] |")
+                .contains("| 16 | Parsley / floor | **0.50** [0.50, 0.50] | **2.00** [2.00, 2.00] |")
+                .contains("| 16 | pipeline-floor | 160 / 160 / 160 (61) | 160 / 160 / 160 (165) |\n")
+                .contains("| 16 | floor / plain | stream-thread CPU per order | 1.50 | **1.50** [1.50, 1.50] |\n")
+                .contains("| pipeline-parsley | 400 | 30.0 (0.0) |")
+                .contains("| Parsley / plain 0.40 / 3.00 / -; Parsley / floor 0.50 / 2.00 / - |")
+                .contains("| 16 | 1 | pipeline-floor | notes | 10 | 160.0 |");
     }
 }
