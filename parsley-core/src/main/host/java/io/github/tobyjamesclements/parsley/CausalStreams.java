@@ -187,7 +187,7 @@ public final class CausalStreams implements AutoCloseable {
      * Payload-free. A task publishes its heads whenever one changes, so a hold of a few
      * milliseconds appears and ends as it happens; {@link HeldRecord#heldFor()} is computed at
      * this call; queue lengths and unmet claims are refreshed on each change of head and every
-     * 500 ms.
+     * 500 ms while records are held.
      *
      * @return an immutable list, never null
      */

@@ -1,0 +1,83 @@
+package io.github.tobyjamesclements.parsley;
+
+import java.time.Duration;
+import java.util.function.BooleanSupplier;
+import org.apache.kafka.streams.processor.Cancellable;
+import org.apache.kafka.streams.processor.PunctuationType;
+import org.apache.kafka.streams.processor.Punctuator;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+
+/**
+ * The wall-clock punctuators of one stage task (protocol.md §12.4), each scheduled only while it has
+ * work. Kafka Streams marks a task as needing a commit after every punctuation, whatever it did
+ * ({@code StreamTask.maybePunctuateSystemTime}), and under {@code exactly_once_v2} that commit is a
+ * transaction re-committing the same offsets: a punctuator that fires while the task is idle costs
+ * the cluster a transaction per firing. So:
+ *
+ * <ul>
+ *   <li>the sweep runs every {@link #SWEEP_INTERVAL} only while {@code sweepWanted} says it has work
+ *       (a record held, a probe wanted): the step that makes work arms it, and the first sweep that
+ *       leaves none cancels it;
+ *   <li>truncation runs once, {@code truncationInterval} after the first delivery since the last
+ *       truncation: with nothing delivered no clock grew, and a task that delivers nothing truncates
+ *       nothing;
+ *   <li>ticks are the user's cadence and run unconditionally.
+ * </ul>
+ */
+final class Punctuators {
+
+    static final Duration SWEEP_INTERVAL = Duration.ofMillis(500);
+
+    private final ProcessorContext<?, ?> context;
+    private final BooleanSupplier sweepWanted;
+    private final Runnable sweep;
+    private final Duration truncationInterval;
+    private final Runnable truncation;
+    /** The scheduled sweep, or null while it has no work. */
+    private Cancellable sweeping;
+    /** The scheduled truncation, or null until a delivery after the last one. */
+    private Cancellable truncating;
+
+    Punctuators(ProcessorContext<?, ?> context, BooleanSupplier sweepWanted, Runnable sweep,
+            Duration truncationInterval, Runnable truncation) {
+        this.context = context;
+        this.sweepWanted = sweepWanted;
+        this.sweep = sweep;
+        this.truncationInterval = truncationInterval;
+        this.truncation = truncation;
+    }
+
+    /** Schedules {@code tick} every {@code interval}, for as long as the task lives. */
+    void ticks(Duration interval, Punctuator tick) {
+        context.schedule(interval, PunctuationType.WALL_CLOCK_TIME, tick);
+    }
+
+    /** After a step: arms the sweep if the step left it work (records restored held count at init). */
+    void afterStep() {
+        if (sweeping == null && sweepWanted.getAsBoolean()) {
+            sweeping = context.schedule(SWEEP_INTERVAL, PunctuationType.WALL_CLOCK_TIME, now -> sweepWhileWanted());
+        }
+    }
+
+    /** Records were delivered: arms the next truncation unless it is armed already. */
+    void delivered() {
+        if (truncating == null) {
+            truncating = context.schedule(truncationInterval, PunctuationType.WALL_CLOCK_TIME, now -> truncateOnce());
+        }
+    }
+
+    private void sweepWhileWanted() {
+        sweep.run();
+        if (!sweepWanted.getAsBoolean()) {
+            // Cancelling from within its own punctuation is supported: Streams reschedules only uncancelled ones.
+            sweeping.cancel();
+            sweeping = null;
+        }
+    }
+
+    private void truncateOnce() {
+        truncating.cancel();
+        truncating = null;
+        truncation.run();
+    }
+}
