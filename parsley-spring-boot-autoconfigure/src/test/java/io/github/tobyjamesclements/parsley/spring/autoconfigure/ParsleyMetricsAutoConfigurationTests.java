@@ -58,6 +58,8 @@ class ParsleyMetricsAutoConfigurationTests {
                         .isNotNull();
                 assertThat(registry.get("parsley.ticks.emitted").tag("stage", stage).functionCounter()).isNotNull();
             }
+            assertThat(registry.get("parsley.thread.replacements").tag("application", "shop").functionCounter()
+                    .count()).isZero();
         });
     }
 
