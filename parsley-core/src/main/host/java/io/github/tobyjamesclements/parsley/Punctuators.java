@@ -19,8 +19,8 @@ import org.apache.kafka.streams.processor.api.ProcessorContext;
  *       (a record held, a probe wanted): the step that makes work arms it, and the first sweep that
  *       leaves none cancels it;
  *   <li>truncation runs once, {@code truncationInterval} after the first delivery since the last
- *       truncation: with nothing delivered no clock grew, and a task that delivers nothing truncates
- *       nothing;
+ *       truncation: it narrows what the task stamps, and a task that delivers nothing sends nothing
+ *       (its ticks come back to it as deliveries);
  *   <li>ticks are the user's cadence and run unconditionally.
  * </ul>
  */
@@ -52,7 +52,7 @@ final class Punctuators {
         context.schedule(interval, PunctuationType.WALL_CLOCK_TIME, tick);
     }
 
-    /** After a step: arms the sweep if the step left it work (records restored held count at init). */
+    /** After a step, and at init for records restored held: arms the sweep if it has work now. */
     void afterStep() {
         if (sweeping == null && sweepWanted.getAsBoolean()) {
             sweeping = context.schedule(SWEEP_INTERVAL, PunctuationType.WALL_CLOCK_TIME, now -> sweepWhileWanted());

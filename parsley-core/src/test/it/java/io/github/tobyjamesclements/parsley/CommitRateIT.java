@@ -30,7 +30,9 @@ import org.slf4j.LoggerFactory;
  * Measures transactions per second of a Parsley stage and of a plain Kafka Streams application
  * beside it, reading the same topics with the same {@code commit.interval.ms}: idle, and under a
  * light load of an order and a stamped payment every 250 ms. A measurement, not a check of the
- * build: it runs only with {@code -Dparsley.measure.commits=true} and logs its figures.
+ * build: it runs only with {@code -Dparsley.measure.commits=true} and logs its figures;
+ * {@code -Dparsley.measure.partitions=<n>} gives each topic n partitions (one by default), so one
+ * stream thread runs n tasks.
  * {@link IdleCommitsIT} is the check.
  */
 @EnabledIfSystemProperty(named = "parsley.measure.commits", matches = "true")
@@ -49,8 +51,9 @@ class CommitRateIT {
         String payments = TestKafka.unique("rate-payments");
         String out = TestKafka.unique("rate-out");
         String plainOut = TestKafka.unique("rate-plain-out");
+        int partitions = Integer.getInteger("parsley.measure.partitions", 1);
         for (String t : List.of(orders, payments, out, plainOut)) {
-            TestKafka.createTopic(t, 1);
+            TestKafka.createTopic(t, partitions);
         }
         Topic<String, String> o = Topic.of(orders, Codec.utf8(), Codec.utf8());
         Topic<String, String> p = Topic.of(payments, Codec.utf8(), Codec.utf8());
@@ -76,9 +79,9 @@ class CommitRateIT {
             AtomicInteger next = new AtomicInteger(1000);
             double[] load = rates(parsley, plain, WINDOW, () -> send(producer, clock, orders, payments,
                     next.getAndIncrement(), 1));
-            log.info("Transactions per second over {} s, commit.interval.ms=100: idle Parsley {} plain {};"
-                    + " light load (an order and a payment every 250 ms) Parsley {} plain {}", WINDOW.toSeconds(),
-                    fmt(idle[0]), fmt(idle[1]), fmt(load[0]), fmt(load[1]));
+            log.info("Transactions per second over {} s, commit.interval.ms=100, {} partition(s) a topic: idle Parsley {}"
+                    + " plain {}; light load (an order and a payment every 250 ms) Parsley {} plain {}",
+                    WINDOW.toSeconds(), partitions, fmt(idle[0]), fmt(idle[1]), fmt(load[0]), fmt(load[1]));
             assertThat(load[0]).as("Parsley commits under load").isPositive();
             assertThat(load[1]).as("plain Streams commits under load").isPositive();
         }
