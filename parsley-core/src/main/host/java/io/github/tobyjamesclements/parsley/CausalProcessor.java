@@ -97,7 +97,14 @@ final class CausalProcessor implements Processor<byte[], byte[], byte[], byte[]>
                         + ", processing.guarantee=" + guarantee
                         + "; start the application through Parsley.streams (fail closed)");
             }
-            catalog.verifyUnchanged(declaredTopics());
+            checkTopics();
+        }
+    }
+
+    /** F25: the declared topics are the ones resolved at startup, none recreated or deleted. */
+    private void checkTopics() {
+        if (catalog.brokerBacked()) {
+            catalog.verifyUnchanged(Composition.declaredTopics(applicationId, List.of(stage), null));
         }
     }
 
@@ -139,7 +146,7 @@ final class CausalProcessor implements Processor<byte[], byte[], byte[], byte[]>
 
     private void schedule() {
         punctuators = new Punctuators(context, () -> node.held() > 0 || probes.pending(), this::sweep,
-                stage.truncationInterval(), this::truncate);
+                stage.truncationInterval(), this::truncate, this::checkTopics);
         stage.ticks().ifPresent(t -> punctuators.ticks(t.interval(), this::tick));
         punctuators.afterStep();
     }
@@ -271,19 +278,13 @@ final class CausalProcessor implements Processor<byte[], byte[], byte[], byte[]>
 
     private void truncate() {
         protocolState.applyDeferred();
-        if (catalog.brokerBacked()) {
-            catalog.verifyUnchanged(declaredTopics());
-        }
+        checkTopics();
         try {
             metrics.unresolvableTopics(node.truncateToLogStarts().unresolvedTopics().size());
         } catch (RuntimeException e) {
             metrics.sweepSkipped();
             log.warn("Truncation sweep skipped; stage={}, task={}: {}", stage.name(), context.taskId(), e.toString());
         }
-    }
-
-    private Iterable<String> declaredTopics() {
-        return Composition.declaredTopics(applicationId, List.of(stage), null);
     }
 
     @Override

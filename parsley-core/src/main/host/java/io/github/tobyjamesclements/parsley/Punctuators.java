@@ -23,6 +23,12 @@ import org.apache.kafka.streams.processor.api.ProcessorContext;
  *       (its ticks come back to it as deliveries);
  *   <li>ticks are the user's cadence and run unconditionally.
  * </ul>
+ *
+ * <p>Truncation also re-resolves the declared topics (F25, protocol.md §16.4). An idle task no longer
+ * truncates, so the delivery that arms truncation checks them first when the last check (at init,
+ * or by the last truncation) is an interval old: a task never sends more than one interval after a
+ * check, as when truncation ran unconditionally, and a stage idle across a topic's recreation
+ * fails before its first send into it.
  */
 final class Punctuators {
 
@@ -33,18 +39,27 @@ final class Punctuators {
     private final Runnable sweep;
     private final Duration truncationInterval;
     private final Runnable truncation;
+    private final Runnable topicCheck;
+    /** When the declared topics were last checked, on the task's clock. */
+    private long checkedAt;
     /** The scheduled sweep, or null while it has no work. */
     private Cancellable sweeping;
     /** The scheduled truncation, or null until a delivery after the last one. */
     private Cancellable truncating;
 
+    /**
+     * Created right after the task's init checked the declared topics; {@code truncation} checks
+     * them too, then truncates, and {@code topicCheck} only checks them.
+     */
     Punctuators(ProcessorContext<?, ?> context, BooleanSupplier sweepWanted, Runnable sweep,
-            Duration truncationInterval, Runnable truncation) {
+            Duration truncationInterval, Runnable truncation, Runnable topicCheck) {
         this.context = context;
         this.sweepWanted = sweepWanted;
         this.sweep = sweep;
         this.truncationInterval = truncationInterval;
         this.truncation = truncation;
+        this.topicCheck = topicCheck;
+        this.checkedAt = context.currentSystemTimeMs();
     }
 
     /** Schedules {@code tick} every {@code interval}, for as long as the task lives. */
@@ -59,10 +74,18 @@ final class Punctuators {
         }
     }
 
-    /** Records were delivered: arms the next truncation unless it is armed already. */
+    /**
+     * Records were delivered and are about to be sent: arms the next truncation unless it is armed
+     * already, checking the declared topics first if the last check is an interval old.
+     */
     void delivered() {
         if (truncating == null) {
-            truncating = context.schedule(truncationInterval, PunctuationType.WALL_CLOCK_TIME, now -> truncateOnce());
+            long now = context.currentSystemTimeMs();
+            if (now - checkedAt >= truncationInterval.toMillis()) {
+                topicCheck.run();
+                checkedAt = now;
+            }
+            truncating = context.schedule(truncationInterval, PunctuationType.WALL_CLOCK_TIME, t -> truncateOnce());
         }
     }
 
@@ -79,5 +102,6 @@ final class Punctuators {
         truncating.cancel();
         truncating = null;
         truncation.run();
+        checkedAt = context.currentSystemTimeMs();
     }
 }

@@ -20,12 +20,19 @@ class PunctuatorsTests {
 
     private static final Duration TRUNCATION = Duration.ofMinutes(10);
 
-    private final MockProcessorContext<Object, Object> context = new MockProcessorContext<>();
+    private final MockProcessorContext<Object, Object> context = startedAt(0);
     private final AtomicBoolean held = new AtomicBoolean();
     private final AtomicInteger sweeps = new AtomicInteger();
     private final AtomicInteger truncations = new AtomicInteger();
+    private final AtomicInteger topicChecks = new AtomicInteger();
     private final Punctuators punctuators = new Punctuators(context, held::get, sweeps::incrementAndGet, TRUNCATION,
-            truncations::incrementAndGet);
+            truncations::incrementAndGet, topicChecks::incrementAndGet);
+
+    private static MockProcessorContext<Object, Object> startedAt(long millis) {
+        MockProcessorContext<Object, Object> context = new MockProcessorContext<>();
+        context.setCurrentSystemTimeMs(millis);
+        return context;
+    }
 
     @Test
     void anIdleTaskSchedulesNothing() {
@@ -85,6 +92,31 @@ class PunctuatorsTests {
 
         assertThat(context.scheduledPunctuators()).hasSize(2);
         assertThat(context.scheduledPunctuators().get(1).cancelled()).isFalse();
+    }
+
+    /**
+     * Truncation checks the declared topics (F25); since an idle task no longer truncates, the
+     * delivery that arms it checks them first when the last check is an interval old, so nothing is
+     * sent more than an interval after a check.
+     */
+    @Test
+    void theDeliveryThatArmsTruncationChecksTheTopicsOnlyWhenTheLastCheckIsAnIntervalOld() {
+        long interval = TRUNCATION.toMillis();
+        punctuators.delivered();
+        assertThat(topicChecks).as("init checked them").hasValue(0);
+        context.setCurrentSystemTimeMs(interval);
+        context.scheduledPunctuators().get(0).getPunctuator().punctuate(interval);
+
+        context.setCurrentSystemTimeMs(2 * interval - 1);
+        punctuators.delivered();
+        assertThat(topicChecks).as("the truncation checked them").hasValue(0);
+        context.setCurrentSystemTimeMs(3 * interval - 1);
+        context.scheduledPunctuators().get(1).getPunctuator().punctuate(3 * interval - 1);
+        context.setCurrentSystemTimeMs(4 * interval - 1);
+        punctuators.delivered();
+
+        assertThat(topicChecks).as("an interval after the last truncation").hasValue(1);
+        assertThat(truncations).hasValue(2);
     }
 
     @Test
