@@ -31,6 +31,7 @@ public final class UnstartedStreams {
         Topology topology = parsley.testTopology();
         Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, NOWHERE));
         return new CausalStreams(parsley.applicationId(), new KafkaStreams(topology, p), topology, admin,
-                HoldBoard.timedByTasks(), null);
+                HoldBoard.timedByTasks(), null,
+                new ThreadReplacements(parsley.applicationId(), ThreadReplacements.Budget.DEFAULT, System::nanoTime));
     }
 }

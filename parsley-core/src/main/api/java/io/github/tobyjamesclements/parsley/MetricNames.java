@@ -68,6 +68,9 @@ public final class MetricNames {
     /** Counter, per source: records of that source written to the dead-letter topic. */
     public static final String RECORDS_DEAD_LETTERED_TOTAL = "records-dead-lettered-total";
 
+    /** Counter, client level (no tags): stream threads replaced after a transient cluster error. */
+    public static final String THREAD_REPLACEMENTS_TOTAL = "thread-replacements-total";
+
     private MetricNames() {
     }
 }

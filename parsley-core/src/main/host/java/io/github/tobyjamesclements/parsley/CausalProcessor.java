@@ -1,13 +1,11 @@
 package io.github.tobyjamesclements.parsley;
 
-import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.StreamsConfig;
-import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
@@ -25,7 +23,6 @@ import org.slf4j.LoggerFactory;
 final class CausalProcessor implements Processor<byte[], byte[], byte[], byte[]> {
 
     private static final Logger log = LoggerFactory.getLogger(CausalProcessor.class);
-    static final Duration SWEEP_INTERVAL = Duration.ofMillis(500);
 
     private final String applicationId;
     private final Stage stage;
@@ -53,7 +50,7 @@ final class CausalProcessor implements Processor<byte[], byte[], byte[], byte[]>
     private boolean ordersAcrossChannels; // more than one channel: only then can an unstamped record be misordered
     /** Decodes each record's stamp into one reused clock, naming the channels this task's headers name. */
     private StampReader stamps;
-    private long replaysReported;
+    private Punctuators punctuators;
 
     /** {@code deadLetters} is null for an application without a dead-letter topic (fail closed). */
     CausalProcessor(String applicationId, Stage stage, TopicCatalog catalog, HoldBoard board,
@@ -83,7 +80,6 @@ final class CausalProcessor implements Processor<byte[], byte[], byte[], byte[]>
         this.channels = channels;
         positions = new PositionFeed(channels.byPartition, !catalog.brokerBacked());
         stamps = new StampReader(ChannelCache.of(channels.byTopic.values()));
-        replaysReported = 0;
         ordersAcrossChannels = channelsByTopic.size() > 1;
         createNode(channels, taskId);
         observe(taskId);
@@ -101,7 +97,14 @@ final class CausalProcessor implements Processor<byte[], byte[], byte[], byte[]>
                         + ", processing.guarantee=" + guarantee
                         + "; start the application through Parsley.streams (fail closed)");
             }
-            catalog.verifyUnchanged(declaredTopics());
+            checkTopics();
+        }
+    }
+
+    /** F25: the declared topics are the ones resolved at startup, none recreated or deleted. */
+    private void checkTopics() {
+        if (catalog.brokerBacked()) {
+            catalog.verifyUnchanged(Composition.declaredTopics(applicationId, List.of(stage), null));
         }
     }
 
@@ -142,9 +145,10 @@ final class CausalProcessor implements Processor<byte[], byte[], byte[], byte[]>
     }
 
     private void schedule() {
-        context.schedule(SWEEP_INTERVAL, PunctuationType.WALL_CLOCK_TIME, now -> sweep());
-        stage.ticks().ifPresent(t -> context.schedule(t.interval(), PunctuationType.WALL_CLOCK_TIME, this::tick));
-        context.schedule(stage.truncationInterval(), PunctuationType.WALL_CLOCK_TIME, now -> truncate());
+        punctuators = new Punctuators(context, () -> node.held() > 0 || probes.pending(), this::sweep,
+                stage.truncationInterval(), this::truncate, this::checkTopics);
+        stage.ticks().ifPresent(t -> punctuators.ticks(t.interval(), this::tick));
+        punctuators.afterStep();
     }
 
     @Override
@@ -188,6 +192,7 @@ final class CausalProcessor implements Processor<byte[], byte[], byte[], byte[]>
         sweepPositions();
         probes.afterRecord(released);
         monitor.afterStep();
+        punctuators.afterStep();
     }
 
     /**
@@ -218,6 +223,7 @@ final class CausalProcessor implements Processor<byte[], byte[], byte[], byte[]>
             return;
         }
         metrics.delivered(deliveries.size());
+        punctuators.delivered();
         // by index: an iterator per call would be the only allocation of this loop
         for (int i = 0, n = deliveries.size(); i < n; i++) {
             Delivery d = deliveries.get(i);
@@ -241,11 +247,14 @@ final class CausalProcessor implements Processor<byte[], byte[], byte[], byte[]>
         }
     }
 
-    /** Writes the node's buffered state into the protocol store and records the counted metrics; runs before each commit. */
+    /**
+     * Writes the node's buffered state into the protocol store and records the metrics of the steps
+     * since the last commit; runs before each commit, and only a step can change what they count.
+     */
     private void persist() {
         if (node != null) {
             node.persist();
-            metrics.recordCounts();
+            metrics.recordCommit(node.replaysSkipped(), node.stampBase());
         }
     }
 
@@ -257,10 +266,6 @@ final class CausalProcessor implements Processor<byte[], byte[], byte[], byte[]>
     private void sweep() {
         protocolState.applyDeferred();
         sweepPositions();
-        metrics.recordCounts();
-        long replays = node.replaysSkipped();
-        metrics.replays(replays - replaysReported);
-        replaysReported = replays;
         probes.run(released);
         monitor.sweep();
     }
@@ -273,19 +278,13 @@ final class CausalProcessor implements Processor<byte[], byte[], byte[], byte[]>
 
     private void truncate() {
         protocolState.applyDeferred();
-        if (catalog.brokerBacked()) {
-            catalog.verifyUnchanged(declaredTopics());
-        }
+        checkTopics();
         try {
             metrics.unresolvableTopics(node.truncateToLogStarts().unresolvedTopics().size());
         } catch (RuntimeException e) {
             metrics.sweepSkipped();
             log.warn("Truncation sweep skipped; stage={}, task={}: {}", stage.name(), context.taskId(), e.toString());
         }
-    }
-
-    private Iterable<String> declaredTopics() {
-        return Composition.declaredTopics(applicationId, List.of(stage), null);
     }
 
     @Override

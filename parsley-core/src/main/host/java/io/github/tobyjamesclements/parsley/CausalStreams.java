@@ -2,6 +2,8 @@ package io.github.tobyjamesclements.parsley;
 
 import java.time.Duration;
 import java.util.Collection;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -25,9 +27,11 @@ import org.slf4j.LoggerFactory;
  * accessor to the instance. Interactive queries, pause and resume, thread changes and state
  * clean-up are withheld: they can observe uncommitted state or freeze release across the fleet.
  *
- * <p>Thread-safe as {@code KafkaStreams} is. By default an uncaught exception (or {@link Error})
- * shuts the client down (fail closed); a handler that throws anything or returns null is treated
- * the same way.
+ * <p>Thread-safe as {@code KafkaStreams} is. A stream thread that dies of a transient cluster
+ * error (a transaction coordinator failing over, a timeout; see {@link Parsley#withTransientRetries})
+ * is replaced, within a budget. Past the budget, and for every other uncaught exception (or
+ * {@link Error}), the client shuts down (fail closed) unless the uncaught-exception handler decides
+ * otherwise; a handler that throws anything or returns null is treated as if there were none.
  *
  * <p>Closing leaves the consumer group, so the other instances of the application take over this
  * one's tasks at once instead of after the session timeout. A static member (one configured with
@@ -46,17 +50,19 @@ public final class CausalStreams implements AutoCloseable {
     private final Admin admin;
     private final HoldBoard board;
     private final DeadLetterBoard deadLetters;
+    private final ThreadReplacements replacements;
 
     CausalStreams(String applicationId, KafkaStreams streams, Topology topology, Admin admin, HoldBoard board,
-            DeadLetterBoard deadLetters) {
+            DeadLetterBoard deadLetters, ThreadReplacements replacements) {
         this.applicationId = applicationId;
         this.streams = streams;
         this.topology = topology.describe();
         this.admin = admin;
         this.board = board;
         this.deadLetters = deadLetters;
-        streams.setUncaughtExceptionHandler(e -> StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse
-                .SHUTDOWN_CLIENT);
+        this.replacements = replacements;
+        streams.setUncaughtExceptionHandler(replacements.around(e -> StreamsUncaughtExceptionHandler
+                .StreamThreadExceptionResponse.SHUTDOWN_CLIENT));
     }
 
     /**
@@ -79,15 +85,18 @@ public final class CausalStreams implements AutoCloseable {
     }
 
     /**
-     * Sets the uncaught-exception handler. It is totalised: a handler that throws anything, an
-     * {@link Error} included, or returns null resolves to {@code SHUTDOWN_CLIENT}, as if there were
-     * no handler; the failure is logged.
+     * Sets the uncaught-exception handler, which decides every failure but a transient cluster error
+     * within the replacement budget ({@link Parsley#withTransientRetries}): those replace the thread
+     * without asking it. It is totalised: a handler that throws anything, an {@link Error} included,
+     * or returns null resolves to {@code SHUTDOWN_CLIENT}, as if there were no handler; the failure
+     * is logged.
      *
      * @param handler the handler, never null
      * @throws IllegalStateException if the application was started
      */
     public void setUncaughtExceptionHandler(StreamsUncaughtExceptionHandler handler) {
-        streams.setUncaughtExceptionHandler(totalised(applicationId, Objects.requireNonNull(handler, "handler")));
+        streams.setUncaughtExceptionHandler(replacements.around(totalised(applicationId,
+                Objects.requireNonNull(handler, "handler"))));
     }
 
     /**
@@ -147,12 +156,15 @@ public final class CausalStreams implements AutoCloseable {
     }
 
     /**
-     * All client metrics, Parsley's {@code vc-metrics} group included.
+     * All client metrics, Parsley's {@code vc-metrics} group included, with the count of stream
+     * threads replaced after a transient cluster error ({@code thread-replacements-total}).
      *
-     * @return an unmodifiable view, never null
+     * @return an unmodifiable map, never null
      */
     public Map<MetricName, ? extends Metric> metrics() {
-        return streams.metrics();
+        Map<MetricName, Metric> all = new LinkedHashMap<>(streams.metrics());
+        all.putAll(replacements.metrics());
+        return Collections.unmodifiableMap(all);
     }
 
     /**
@@ -187,7 +199,7 @@ public final class CausalStreams implements AutoCloseable {
      * Payload-free. A task publishes its heads whenever one changes, so a hold of a few
      * milliseconds appears and ends as it happens; {@link HeldRecord#heldFor()} is computed at
      * this call; queue lengths and unmet claims are refreshed on each change of head and every
-     * 500 ms.
+     * 500 ms while records are held.
      *
      * @return an immutable list, never null
      */

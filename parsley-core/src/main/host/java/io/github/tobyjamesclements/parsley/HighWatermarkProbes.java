@@ -42,9 +42,14 @@ final class HighWatermarkProbes {
 
     /** Probes after a record, unless the last run was within the interval. */
     void afterRecord(Consumer<List<Delivery>> handle) {
-        if ((!retry.isEmpty() || !node.state().probesWanted().isEmpty()) && System.nanoTime() - lastRun >= INTERVAL_NANOS) {
+        if (pending() && System.nanoTime() - lastRun >= INTERVAL_NANOS) {
             run(handle);
         }
+    }
+
+    /** Whether a probe is wanted or a failed read is to be retried: work for the next run. */
+    boolean pending() {
+        return !retry.isEmpty() || !node.state().probesWanted().isEmpty();
     }
 
     /** Probes every partition wanted now; each answer's deliveries go to {@code handle}. */

@@ -16,8 +16,8 @@ import org.slf4j.LoggerFactory;
  * instead of delivering it, and ends when it is delivered; records restored held from the store
  * start their hold at restore. After every step it records the hold gauges whose values changed
  * (ages are computed when read) and, when a head changed, publishes the payload-free snapshot of
- * held heads; on the 500 ms sweep it refreshes that snapshot, samples the stamp width and logs one
- * warning per head once it has been held for {@code holdWarningAfter}.
+ * held heads; on the 500 ms sweep, which runs while records are held, it refreshes that snapshot
+ * and logs one warning per head once it has been held for {@code holdWarningAfter}.
  */
 final class HoldMonitor {
 
@@ -130,7 +130,7 @@ final class HoldMonitor {
         }
     }
 
-    /** The 500 ms sweep: refreshes the snapshot's queue lengths and claims, samples the stamp width, warns. */
+    /** The 500 ms sweep, run while records are held: refreshes the snapshot's queue lengths and claims, warns. */
     void sweep() {
         afterStep();
         List<HoldBoard.Head> heads = publish();
@@ -138,8 +138,6 @@ final class HoldMonitor {
         for (HoldBoard.Head head : heads) {
             warnOnce(head.at(now));
         }
-        VectorClock base = node.stampBase();
-        metrics.sampleStamp(base.offsets().size(), base.seqs().size());
     }
 
     private void reportTaskHolds() {

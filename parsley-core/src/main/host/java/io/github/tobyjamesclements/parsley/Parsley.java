@@ -6,10 +6,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Properties;
-import java.util.Set;
 import java.util.regex.Pattern;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.Topology;
 
@@ -39,6 +36,15 @@ public final class Parsley {
     /** How long the startup cluster check waits unless {@link #withStartupCheckTimeout} says otherwise. */
     public static final Duration DEFAULT_STARTUP_CHECK_TIMEOUT = Duration.ofSeconds(15);
 
+    /** Stream-thread replacements allowed per window unless {@link #withTransientRetries} says otherwise. */
+    public static final int DEFAULT_TRANSIENT_RETRIES = 10;
+
+    /** The back-off before the first replacement of a window unless {@link #withTransientRetries} says otherwise. */
+    public static final Duration DEFAULT_TRANSIENT_BACKOFF = Duration.ofSeconds(1);
+
+    /** The period replacements count over unless {@link #withTransientRetries} says otherwise. */
+    public static final Duration DEFAULT_TRANSIENT_WINDOW = Duration.ofMinutes(10);
+
     static final Pattern APPLICATION_ID = Pattern.compile(APPLICATION_ID_RULE);
 
     private final String applicationId;
@@ -46,14 +52,16 @@ public final class Parsley {
     private final Duration startupCheckTimeout;
     private final String deadLetterTopic;
     private final DeliveryObserver observer;
+    private final ThreadReplacements.Budget replacements;
 
     private Parsley(String applicationId, List<Stage> stages, Duration startupCheckTimeout, String deadLetterTopic,
-            DeliveryObserver observer) {
+            DeliveryObserver observer, ThreadReplacements.Budget replacements) {
         this.applicationId = applicationId;
         this.stages = stages;
         this.startupCheckTimeout = startupCheckTimeout;
         this.deadLetterTopic = deadLetterTopic;
         this.observer = observer;
+        this.replacements = replacements;
     }
 
     /**
@@ -74,7 +82,7 @@ public final class Parsley {
         }
         Composition.check(applicationId, stages);
         return new Parsley(applicationId, List.of(stages), DEFAULT_STARTUP_CHECK_TIMEOUT, null,
-                DeliveryObserver.NONE);
+                DeliveryObserver.NONE, ThreadReplacements.Budget.DEFAULT);
     }
 
     /**
@@ -122,7 +130,7 @@ public final class Parsley {
     public Parsley deadLetterTopic(String topic) {
         Objects.requireNonNull(topic, "topic");
         Composition.checkDeadLetterTopic(applicationId, stages, topic);
-        return new Parsley(applicationId, stages, startupCheckTimeout, topic, observer);
+        return new Parsley(applicationId, stages, startupCheckTimeout, topic, observer, replacements);
     }
 
     /**
@@ -176,7 +184,7 @@ public final class Parsley {
             throw new IllegalArgumentException("Startup check timeout must not be negative; timeout=" + timeout
                     + "; use zero to turn the check off");
         }
-        return new Parsley(applicationId, stages, timeout, deadLetterTopic, observer);
+        return new Parsley(applicationId, stages, timeout, deadLetterTopic, observer, replacements);
     }
 
     /**
@@ -189,7 +197,26 @@ public final class Parsley {
      */
     public Parsley withDeliveryObserver(DeliveryObserver observer) {
         return new Parsley(applicationId, stages, startupCheckTimeout, deadLetterTopic,
-                Objects.requireNonNull(observer, "observer"));
+                Objects.requireNonNull(observer, "observer"), replacements);
+    }
+
+    /**
+     * This application with another budget for replacing a stream thread that died of a transient
+     * cluster error, such as a transaction coordinator failing over (docs/errors.md): at most
+     * {@code retries} replacements in any {@code window}, each after {@code backoff} doubled for
+     * every replacement already in the window (at most 30 seconds). Past the budget, and for every
+     * other error, the uncaught-exception handler decides (by default the client shuts down).
+     * Unless changed: 10 replacements in 10 minutes, the first after 1 second.
+     *
+     * @param retries replacements allowed in any window; zero stops the client at the first such error
+     * @param backoff the wait before the first replacement of a window, never null nor negative
+     * @param window the period replacements count over, never null, positive
+     * @return a copy with the budget, never null
+     * @throws IllegalArgumentException if a value is out of range
+     */
+    public Parsley withTransientRetries(int retries, Duration backoff, Duration window) {
+        return new Parsley(applicationId, stages, startupCheckTimeout, deadLetterTopic, observer,
+                new ThreadReplacements.Budget(retries, backoff, window));
     }
 
     /**
@@ -217,13 +244,7 @@ public final class Parsley {
     public void checkCluster(Properties properties) {
         Properties p = StreamsSettings.forCheck(properties, applicationId);
         // Kafka's non-logging constructor: streams() dumps the same configuration once it is used.
-        check(new StreamsConfig(p, false) { });
-    }
-
-    private void check(StreamsConfig config) {
-        if (!startupCheckTimeout.isZero()) {
-            ClusterCheck.run(config.getAdminConfigs(applicationId + "-parsley-check"), startupCheckTimeout);
-        }
+        StreamsWiring.check(this, new StreamsConfig(p, false) { });
     }
 
     /**
@@ -235,8 +256,7 @@ public final class Parsley {
      * @return a new topology, never null
      */
     public Topology testTopology() {
-        return Assembly.build(applicationId, stages, new LocalTopicCatalog(declaredTopics()),
-                HoldBoard.timedByTasks().observedBy(observer), deadLetterBoard());
+        return StreamsWiring.testTopology(this);
     }
 
     /**
@@ -262,33 +282,7 @@ public final class Parsley {
      *     compacted, or a tick topic has the wrong partition count
      */
     public CausalStreams streams(Properties properties) {
-        Properties p = StreamsSettings.enforce(properties, applicationId);
-        StreamsConfig config = new StreamsConfig(p);
-        check(config);
-        Admin admin = Admin.create(config.getAdminConfigs(applicationId + "-parsley-admin"));
-        try {
-            // The one place the host's wall clock enters: it times holds, never the protocol.
-            HoldBoard board = HoldBoard.timedBy(System::currentTimeMillis).observedBy(observer);
-            DeadLetterBoard deadLetters = deadLetterBoard();
-            TopicCatalog catalog = new AdminTopicCatalog(admin, declaredTopics());
-            Topology topology = Assembly.build(applicationId, stages, catalog, board, deadLetters);
-            KafkaStreams streams = new KafkaStreams(topology, StreamsSettings.withTaskIdle(p, topology),
-                    new CapturingClientSupplier());
-            return new CausalStreams(applicationId, streams, topology, admin, board, deadLetters);
-        } catch (RuntimeException e) {
-            admin.close();
-            throw e;
-        }
-    }
-
-    private DeadLetterBoard deadLetterBoard() {
-        return deadLetterTopic == null ? null
-                : new DeadLetterBoard(deadLetterTopic, stages.stream().map(Stage::name).toList());
-    }
-
-    /** Every topic resolved at startup (exists, not compacted): the dead-letter topic included. */
-    private Set<String> declaredTopics() {
-        return Composition.declaredTopics(applicationId, stages, deadLetterTopic);
+        return StreamsWiring.streams(this, properties, replacements);
     }
 
     @Override

@@ -39,6 +39,8 @@ final class StageMetrics {
     private final Sensor heldAge;
     private final Sensor delivered;
     private long unrecordedDeliveries;
+    /** The node's replay count as of the last commit: the sensor records the difference. */
+    private long replaysRecorded;
     private final Sensor replays;
     private final Sensor sweepsSkipped;
     private final Sensor ticks;
@@ -131,10 +133,19 @@ final class StageMetrics {
         }
     }
 
-    void replays(long count) {
-        if (count > 0) {
-            replays.record(count);
+    /**
+     * Records what the steps since the last commit changed, right before the commit: the counts,
+     * the replays of {@code replaysTotal} (the node's running count) not yet recorded, and the width
+     * of {@code stampBase}. Only a step changes them, and every step is followed by a commit.
+     */
+    void recordCommit(long replaysTotal, VectorClock stampBase) {
+        recordCounts();
+        if (replaysTotal > replaysRecorded) {
+            replays.record(replaysTotal - replaysRecorded);
+            replaysRecorded = replaysTotal;
         }
+        offsetEntries.record(stampBase.offsets().size());
+        sequenceEntries.record(stampBase.seqs().size());
     }
 
     void sweepSkipped() {
@@ -181,11 +192,6 @@ final class StageMetrics {
             s.held.record(heldOnTopic);
             s.heldAge.record(oldestHeldSince);
         }
-    }
-
-    void sampleStamp(int offsetEntryCount, int sequenceEntryCount) {
-        offsetEntries.record(offsetEntryCount);
-        sequenceEntries.record(sequenceEntryCount);
     }
 
     void close() {

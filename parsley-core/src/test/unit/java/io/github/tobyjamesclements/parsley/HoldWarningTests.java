@@ -32,7 +32,7 @@ class HoldWarningTests {
     private static final Topic<String, String> ORDERS = Topic.of("orders", Codec.utf8(), Codec.utf8());
     private static final Topic<String, String> PAYMENTS = Topic.of("payments", Codec.utf8(), Codec.utf8());
     private static final Topic<String, String> NOTICES = Topic.of("notices", Codec.utf8(), Codec.utf8());
-    private static final Duration SAMPLE = CausalProcessor.SWEEP_INTERVAL;
+    private static final Duration SAMPLE = Punctuators.SWEEP_INTERVAL;
 
     @TempDir
     Path stateDir;

@@ -34,7 +34,8 @@ import org.jspecify.annotations.Nullable;
  * {@code stage=all} tag value, so that a query over a per-stage name never counts a stage twice.
  *
  * <p>With a dead-letter topic, {@code parsley.records.dead.lettered} counts per stage and source
- * topic the records written there.
+ * topic the records written there. {@code parsley.thread.replacements} counts the stream threads
+ * replaced after a transient cluster error.
  */
 public class ParsleyMeterBinder implements MeterBinder, KafkaStreams.StateListener {
 
@@ -70,6 +71,11 @@ public class ParsleyMeterBinder implements MeterBinder, KafkaStreams.StateListen
                 + " widest stamp of any stage", MetricNames.STAMP_SEQUENCE_ENTRIES);
         applicationMax(registry, "parsley.application.topics.unresolvable", "Most topics any stage's clocks claim"
                 + " that it cannot resolve", MetricNames.UNRESOLVABLE_TOPICS);
+        FunctionCounter.builder("parsley.thread.replacements", streams,
+                s -> aggregate(s, null, null, MetricNames.THREAD_REPLACEMENTS_TOTAL, Double::sum))
+                .description("Stream threads replaced after a transient cluster error; the application stops once"
+                        + " parsley.transient-errors.retries are spent in a window")
+                .tags(Tags.of("application", parsley.applicationId())).register(registry);
         refresh();
     }
 

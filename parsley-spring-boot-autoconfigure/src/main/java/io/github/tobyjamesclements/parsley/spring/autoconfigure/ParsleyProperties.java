@@ -7,13 +7,15 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.NestedConfigurationProperty;
 
 /**
  * Parsley's own settings. Kafka connection, security and Kafka Streams settings stay under
  * {@code spring.kafka.*} and {@code spring.kafka.streams.*}. Defaults that the core also applies are
  * read from it ({@link Stage#DEFAULT_TRUNCATION_INTERVAL}, {@link Stage#DEFAULT_HOLD_WARNING},
- * {@link Parsley#DEFAULT_STARTUP_CHECK_TIMEOUT}); their documented defaults live in
- * {@code additional-spring-configuration-metadata.json}, which a test holds to the core's values.
+ * {@link Parsley#DEFAULT_STARTUP_CHECK_TIMEOUT}, the {@code Parsley.DEFAULT_TRANSIENT_*} budget);
+ * their documented defaults live in {@code additional-spring-configuration-metadata.json}, which a
+ * test holds to the core's values.
  */
 @ConfigurationProperties("parsley")
 public class ParsleyProperties {
@@ -74,6 +76,9 @@ public class ParsleyProperties {
     private final Streams streams = new Streams();
 
     private final Producer producer = new Producer();
+
+    @NestedConfigurationProperty
+    private final TransientErrorsProperties transientErrors = new TransientErrorsProperties();
 
     public boolean isEnabled() {
         return enabled;
@@ -165,6 +170,10 @@ public class ParsleyProperties {
 
     public Producer getProducer() {
         return producer;
+    }
+
+    public TransientErrorsProperties getTransientErrors() {
+        return transientErrors;
     }
 
     /** The running application. */

@@ -35,6 +35,13 @@ final class ParsleyPropertiesChecks {
         notNegative("parsley.close-timeout", properties.getCloseTimeout());
         stampBound("parsley.max-stamp-bytes", properties.getMaxStampBytes());
         positive("parsley.health.hold-age-threshold", properties.getHealth().getHoldAgeThreshold());
+        TransientErrorsProperties transientErrors = properties.getTransientErrors();
+        if (transientErrors.getRetries() < 0) {
+            throw new InvalidConfigurationPropertyValueException("parsley.transient-errors.retries",
+                    transientErrors.getRetries(), "The number of replacements must be zero or more");
+        }
+        notNegative("parsley.transient-errors.backoff", transientErrors.getBackoff());
+        positive("parsley.transient-errors.window", transientErrors.getWindow());
         if (properties.getTopics().getPartitions() < 1) {
             throw new InvalidConfigurationPropertyValueException("parsley.topics.partitions",
                     properties.getTopics().getPartitions(), "A topic needs at least one partition");

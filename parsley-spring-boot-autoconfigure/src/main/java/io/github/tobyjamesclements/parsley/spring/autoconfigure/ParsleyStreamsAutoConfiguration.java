@@ -85,7 +85,11 @@ public final class ParsleyStreamsAutoConfiguration {
             ObjectProvider<KafkaStreams.StateListener> listeners) {
         // Created first when enabled; it has checked the cluster already, and once is enough.
         Duration check = provisioner.getIfAvailable() != null ? Duration.ZERO : properties.getStartupCheckTimeout();
-        CausalStreams streams = parsley.withStartupCheckTimeout(check).streams(settings.properties());
+        TransientErrorsProperties transientErrors = properties.getTransientErrors();
+        CausalStreams streams = parsley.withStartupCheckTimeout(check)
+                .withTransientRetries(transientErrors.getRetries(), transientErrors.getBackoff(),
+                        transientErrors.getWindow())
+                .streams(settings.properties());
         streams.setStateListener(new StateListenerFanOut(status, listeners));
         streams.setUncaughtExceptionHandler(status.recordingUncaught(handler.getIfUnique()));
         log.info("Parsley application '{}' runs {} stage(s) with processing.guarantee=exactly_once_v2 and"

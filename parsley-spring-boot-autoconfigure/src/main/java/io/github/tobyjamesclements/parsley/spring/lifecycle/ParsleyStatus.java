@@ -24,7 +24,8 @@ public final class ParsleyStatus implements KafkaStreams.StateListener {
     /**
      * An uncaught-exception handler that records each exception here (see {@link #lastUncaught()})
      * and then answers as {@code delegate} does, or with {@code SHUTDOWN_CLIENT} (fail closed)
-     * without one.
+     * without one. A transient cluster error within the replacement budget never reaches it: the
+     * application replaces the thread itself ({@code Parsley.withTransientRetries}).
      *
      * @param delegate the user's handler, or null for none
      * @return the recording handler, never null

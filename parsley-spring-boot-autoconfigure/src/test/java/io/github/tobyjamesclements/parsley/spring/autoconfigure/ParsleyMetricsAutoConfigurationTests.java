@@ -59,6 +59,8 @@ class ParsleyMetricsAutoConfigurationTests {
                 assertThat(registry.get("parsley.ticks.emitted").tag("stage", stage).functionCounter()).isNotNull();
                 assertThat(registry.get("parsley.stamps.coarsened").tag("stage", stage).functionCounter()).isNotNull();
             }
+            assertThat(registry.get("parsley.thread.replacements").tag("application", "shop").functionCounter()
+                    .count()).isZero();
         });
     }
 

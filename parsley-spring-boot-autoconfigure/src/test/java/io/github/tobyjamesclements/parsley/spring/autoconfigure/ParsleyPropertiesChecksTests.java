@@ -77,4 +77,17 @@ class ParsleyPropertiesChecksTests {
         contextRunner.withPropertyValues("parsley.topics.replication-factor=0").run(context -> assertThat(
                 context.getStartupFailure()).rootCause().hasMessageContaining("Property parsley.topics.replication-factor with"));
     }
+
+    @Test
+    void aTransientErrorBudgetOutOfRangeNamesTheProperty() {
+        contextRunner.withPropertyValues("parsley.transient-errors.retries=-1").run(context -> assertThat(
+                context.getStartupFailure()).rootCause().hasMessageContaining(
+                        "Property parsley.transient-errors.retries with value '-1'"));
+        contextRunner.withPropertyValues("parsley.transient-errors.backoff=-1s").run(context -> assertThat(
+                context.getStartupFailure()).rootCause().hasMessageContaining(
+                        "Property parsley.transient-errors.backoff with value"));
+        contextRunner.withPropertyValues("parsley.transient-errors.window=0s").run(context -> assertThat(
+                context.getStartupFailure()).rootCause().hasMessageContaining(
+                        "Property parsley.transient-errors.window with value"));
+    }
 }

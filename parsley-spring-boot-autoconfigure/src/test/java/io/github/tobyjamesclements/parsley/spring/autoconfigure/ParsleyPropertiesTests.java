@@ -39,7 +39,8 @@ class ParsleyPropertiesTests {
                 "parsley.dead-letter-topic", "parsley.readiness", "parsley.startup-check-timeout", "parsley.stages",
                 "parsley.streams.enabled", "parsley.topics.create", "parsley.topics.partitions",
                 "parsley.topics.replication-factor", "parsley.health.hold-age-threshold",
-                "parsley.health.down-on-stall", "parsley.producer.stamp");
+                "parsley.health.down-on-stall", "parsley.producer.stamp", "parsley.transient-errors.retries",
+                "parsley.transient-errors.backoff", "parsley.transient-errors.window");
         assertThat(property(metadata, "parsley.truncation-interval").path("defaultValue").asString()).isEqualTo("10m");
         assertThat(property(metadata, "parsley.hold-warning-after").path("defaultValue").asString()).isEqualTo("30s");
         assertThat(property(metadata, "parsley.startup-check-timeout").path("defaultValue").asString())
@@ -64,11 +65,18 @@ class ParsleyPropertiesTests {
         ParsleyProperties properties = new ParsleyProperties();
         Map<String, Duration> defaults = Map.of("parsley.truncation-interval", Stage.DEFAULT_TRUNCATION_INTERVAL,
                 "parsley.hold-warning-after", Stage.DEFAULT_HOLD_WARNING,
-                "parsley.startup-check-timeout", Parsley.DEFAULT_STARTUP_CHECK_TIMEOUT);
+                "parsley.startup-check-timeout", Parsley.DEFAULT_STARTUP_CHECK_TIMEOUT,
+                "parsley.transient-errors.backoff", Parsley.DEFAULT_TRANSIENT_BACKOFF,
+                "parsley.transient-errors.window", Parsley.DEFAULT_TRANSIENT_WINDOW);
 
         assertThat(properties.getTruncationInterval()).isEqualTo(Stage.DEFAULT_TRUNCATION_INTERVAL);
         assertThat(properties.getHoldWarningAfter()).isEqualTo(Stage.DEFAULT_HOLD_WARNING);
         assertThat(properties.getStartupCheckTimeout()).isEqualTo(Parsley.DEFAULT_STARTUP_CHECK_TIMEOUT);
+        assertThat(properties.getTransientErrors().getRetries()).isEqualTo(Parsley.DEFAULT_TRANSIENT_RETRIES);
+        assertThat(property(metadata, "parsley.transient-errors.retries").path("defaultValue").asInt())
+                .isEqualTo(Parsley.DEFAULT_TRANSIENT_RETRIES);
+        assertThat(properties.getTransientErrors().getBackoff()).isEqualTo(Parsley.DEFAULT_TRANSIENT_BACKOFF);
+        assertThat(properties.getTransientErrors().getWindow()).isEqualTo(Parsley.DEFAULT_TRANSIENT_WINDOW);
         defaults.forEach((name, value) -> assertThat(DurationStyle.detectAndParse(property(metadata, name)
                 .path("defaultValue").asString())).as(name).isEqualTo(value));
     }

@@ -6,10 +6,13 @@ import io.github.tobyjamesclements.parsley.CausalStreams;
 import io.github.tobyjamesclements.parsley.ClusterConnectionException;
 import io.github.tobyjamesclements.parsley.ClusterConnectionException.Reason;
 import io.github.tobyjamesclements.parsley.Codec;
+import io.github.tobyjamesclements.parsley.DeliveryObserver;
 import io.github.tobyjamesclements.parsley.Message;
+import io.github.tobyjamesclements.parsley.MetricNames;
 import io.github.tobyjamesclements.parsley.Parsley;
 import io.github.tobyjamesclements.parsley.Topic;
 import io.github.tobyjamesclements.parsley.spring.CausalHandler;
+import io.github.tobyjamesclements.parsley.spring.actuate.ParsleyHealthIndicator;
 import io.github.tobyjamesclements.parsley.spring.diagnostics.MissingBootstrapServersException;
 import io.github.tobyjamesclements.parsley.spring.diagnostics.ProcessingGuaranteeException;
 import io.github.tobyjamesclements.parsley.spring.lifecycle.ParsleyLifecycle;
@@ -25,6 +28,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.errors.InvalidTxnStateException;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
@@ -36,6 +40,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.kafka.autoconfigure.KafkaAutoConfiguration;
 import org.springframework.boot.kafka.autoconfigure.KafkaConnectionDetails;
 import org.springframework.boot.test.context.FilteredClassLoader;
@@ -131,6 +136,33 @@ class ParsleyStreamsAutoConfigurationTests {
                     Awaitility.await().atMost(Duration.ofSeconds(60))
                             .until(() -> streams.state() == KafkaStreams.State.ERROR);
                     assertThat(context.getBean(ParsleyStatus.class).lastUncaught()).isSameAs(handler.failures.get(0));
+                });
+    }
+
+    @Test
+    void transientErrorsPastThePropertysBudgetStopTheApplicationAndTurnItsHealthDown() {
+        contextRunner.withUserConfiguration(TestShop.STAGES).withUserConfiguration(Relay.class)
+                .withPropertyValues("spring.kafka.streams.auto-startup=true", "parsley.application-id=shop-transient",
+                        "parsley.transient-errors.retries=1", "parsley.transient-errors.backoff=0s")
+                .run(context -> {
+                    CausalStreams streams = context.getBean(CausalStreams.class);
+                    // Kafka Streams rethrows the failure on the thread it replaces, by design.
+                    Awaitility.await().dontCatchUncaughtExceptions().atMost(Duration.ofSeconds(90))
+                            .until(() -> streams.state() == KafkaStreams.State.RUNNING);
+                    try (KafkaProducer<String, String> producer = new KafkaProducer<>(
+                            Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.getBrokersAsString()),
+                            new StringSerializer(), new StringSerializer())) {
+                        producer.send(new ProducerRecord<>("relays", "k", "v")).get();
+                    }
+                    Awaitility.await().dontCatchUncaughtExceptions().atMost(Duration.ofSeconds(90))
+                            .until(() -> streams.state() == KafkaStreams.State.ERROR);
+                    ParsleyStatus status = context.getBean(ParsleyStatus.class);
+                    assertThat(status.lastUncaught()).rootCause().isInstanceOf(InvalidTxnStateException.class);
+                    assertThat(streams.metrics().entrySet()).filteredOn(e -> e.getKey().name()
+                            .equals(MetricNames.THREAD_REPLACEMENTS_TOTAL)).singleElement()
+                            .satisfies(e -> assertThat(e.getValue().metricValue()).isEqualTo(1.0));
+                    assertThat(new ParsleyHealthIndicator(streams, context.getBean(Parsley.class), status,
+                            Duration.ofMinutes(1), false).health().getStatus()).isEqualTo(Status.DOWN);
                 });
     }
 
@@ -318,6 +350,27 @@ class ParsleyStreamsAutoConfigurationTests {
         @CausalHandler(stage = "fuse", source = "fuses")
         void onFuse(Message<String, String> m) {
             throw new IllegalStateException("boom: " + m.value());
+        }
+    }
+
+    /** A relay whose every delivery fails as a commit answered by a KAFKA-20785 coordinator does. */
+    static class Relay {
+
+        @Bean
+        Topic<String, String> relays() {
+            return Topic.of("relays", Codec.utf8(), Codec.utf8());
+        }
+
+        @Bean
+        DeliveryObserver failingObserver() {
+            return delivered -> {
+                throw new InvalidTxnStateException("The producer attempted a transactional operation in an invalid"
+                        + " state.");
+            };
+        }
+
+        @CausalHandler(stage = "relay", source = "relays")
+        void onRelay(Message<String, String> m) {
         }
     }
 
