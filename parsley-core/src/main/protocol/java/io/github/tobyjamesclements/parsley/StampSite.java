@@ -53,8 +53,8 @@ final class StampSite {
         seqNormalisations += Stamping.normalize(stamp, config.senderId(), state);
         Stamping.claimOwnSends(stamp, config.senderId(), state, destination);
         seams.dropImplied(stamp, destination);
+        // no endCall: a send borrows no clock (the receive call that did ended before any send)
         long seq = state.issueSendSeq(destination);
-        state.endCall();
         byte[] bytes = ClockCodec.encode(stamp, config.senderId(), seq, sendBytes);
         if (bytes.length <= config.maxStampBytes()) {
             return bytes;

@@ -57,12 +57,12 @@ final class TopicSends {
         if (others > 1) {
             stamp.advanceSeq(wholeTopicKey, highest);
         } else if (destinationLatest) {
-            if (beforeKey == null || !beforeKey.sender().equals(self)) {
+            if (beforeKey == null) {
                 beforeKey = new SeqKey(before, self);
             }
             stamp.advanceSeq(beforeKey, highest);
         } else {
-            if (latestKey == null || !latestKey.sender().equals(self)) {
+            if (latestKey == null) {
                 latestKey = new SeqKey(latest, self);
             }
             stamp.advanceSeq(latestKey, highest);
