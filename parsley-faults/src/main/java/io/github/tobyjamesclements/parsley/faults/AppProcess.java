@@ -9,10 +9,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * A {@link FaultApp} JVM and what it said: its last state, the most records it held and the
@@ -21,6 +22,10 @@ import java.util.concurrent.TimeUnit;
  * application across restarts. Thread-safe: a reader thread per process updates it.
  */
 final class AppProcess implements AutoCloseable {
+
+    /** FaultApp's lines; a log line written at the same moment can split one, so anything else is skipped. */
+    private static final Pattern STATUS = Pattern.compile("STATUS \\d+ (\\w+) held=(-?\\d+) commits=(\\d+)");
+    private static final Pattern STATE = Pattern.compile("STATE \\d+ (\\w+) from \\w+");
 
     private final String kind;
     private final List<String> command;
@@ -77,13 +82,14 @@ final class AppProcess implements AutoCloseable {
     }
 
     private synchronized void parse(String line) {
-        String[] w = line.split(" ");
-        if (line.startsWith("STATUS ") && w.length >= 5) {
-            state = w[2];
-            maxHeld = Math.max(maxHeld, Long.parseLong(w[3].substring("held=".length())));
-            commits = Long.parseLong(w[4].substring("commits=".length()));
-        } else if (line.startsWith("STATE ") && w.length >= 3) {
-            state = w[2];
+        Matcher status = STATUS.matcher(line);
+        Matcher change = STATE.matcher(line);
+        if (status.matches()) {
+            state = status.group(1);
+            maxHeld = Math.max(maxHeld, Long.parseLong(status.group(2)));
+            commits = Long.parseLong(status.group(3));
+        } else if (change.matches()) {
+            state = change.group(1);
         } else if (line.contains(" ERROR ") || line.contains("FATAL")) {
             errorLines.add(line);
         }
@@ -119,15 +125,6 @@ final class AppProcess implements AutoCloseable {
 
     synchronized String state() {
         return state;
-    }
-
-    /** Waits until the client reports RUNNING; the time it took, or the timeout if it never did. */
-    Duration awaitRunning(Duration timeout) throws InterruptedException {
-        long start = System.nanoTime();
-        while (!state().equals("RUNNING") && System.nanoTime() - start < timeout.toNanos()) {
-            TimeUnit.MILLISECONDS.sleep(100);
-        }
-        return Duration.ofNanos(System.nanoTime() - start);
     }
 
     /** Starts a window: the held maximum and the committed transactions are counted from now. */

@@ -1,8 +1,7 @@
 package io.github.tobyjamesclements.parsley.faults;
 
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -26,13 +25,16 @@ final class ClientCut {
         ip("route", "del", "blackhole", host + "/32");
     }
 
-    /** Refuses to add a route in the namespace of the host's init process: that would change the host's routes. */
-    static void requirePrivateNamespace() throws IOException {
-        Path mine = Files.readSymbolicLink(Path.of("/proc/self/ns/net"));
-        Path host = Files.readSymbolicLink(Path.of("/proc/1/ns/net"));
-        if (mine.equals(host)) {
-            throw new IllegalStateException("Refusing to cut clients off: this process runs in the host's network"
-                    + " namespace (" + mine + "); run the suite through fault-suite.sh, which makes a private one");
+    /**
+     * Refuses to add a route unless this process runs in a named network namespace of the suite's
+     * ({@code pfs-*}, made by fault-suite.sh): anywhere else the route would change the host's.
+     */
+    static void requirePrivateNamespace() throws IOException, InterruptedException {
+        Process p = new ProcessBuilder("ip", "netns", "identify").redirectErrorStream(true).start();
+        String name = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+        if (p.waitFor() != 0 || !name.startsWith("pfs-")) {
+            throw new IllegalStateException("Refusing to cut clients off: this process is not in a network namespace"
+                    + " of the suite (ip netns identify: '" + name + "'); run it through fault-suite.sh");
         }
     }
 

@@ -155,7 +155,8 @@ public final class FaultSuite {
 
     private static AppProcess app(SuiteOptions o, BrokerCluster cluster, String kind, String id, Path work) {
         List<String> cmd = List.of(BrokerNode.javaBinary(), "-Xms256m", "-Xmx512m", "-XX:+UseSerialGC",
-                "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
+                // Log lines on the same locked stream as FaultApp's own lines, so neither splits the other.
+                "-Dorg.slf4j.simpleLogger.logFile=System.out", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
                 "-Dorg.slf4j.simpleLogger.log.io.github.tobyjamesclements.parsley=info",
                 "-Dorg.slf4j.simpleLogger.showDateTime=true", "-Dorg.slf4j.simpleLogger.dateTimeFormat=HH:mm:ss.SSS",
                 "-cp", o.classpath(), FaultApp.class.getName(), kind, cluster.bootstrap(), "faults", id,

@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
@@ -148,14 +149,18 @@ public final class OrderLoad implements AutoCloseable {
             }
             orderProducer.beginTransaction();
             List<Long> sent = new ArrayList<>();
+            List<Future<RecordMetadata>> acks = new ArrayList<>();
             for (int i = 0; i < ordersPerCycle; i++) {
                 long v = sequence.incrementAndGet();
-                send(orderProducer, orders, v, Long.toString(v));
+                acks.add(send(orderProducer, orders, v, Long.toString(v)));
                 sent.add(v);
             }
+            acknowledged(acks);
+            // Every payment is stamped after all the cycle's orders were acknowledged: each claims its order.
             for (long v : sent) {
-                send(paymentProducer, payments, v, sequence.incrementAndGet() + ":" + v);
+                acks.add(send(paymentProducer, payments, v, sequence.incrementAndGet() + ":" + v));
             }
+            acknowledged(acks);
             TimeUnit.NANOSECONDS.sleep(hold.toNanos());
             orderProducer.commitTransaction();
         } catch (RuntimeException | ExecutionException e) {
@@ -165,12 +170,19 @@ public final class OrderLoad implements AutoCloseable {
         }
     }
 
-    private void send(KafkaProducer<String, String> producer, String topic, long orderV, String value)
-            throws ExecutionException, InterruptedException {
+    private Future<RecordMetadata> send(KafkaProducer<String, String> producer, String topic, long orderV,
+            String value) {
         ProducerRecord<String, String> r = new ProducerRecord<>(topic, "k" + (orderV % keys), value);
         clock.stamp(r.headers());
-        RecordMetadata md = producer.send(r).get();
-        clock.recordProduced(md);
+        return producer.send(r);
+    }
+
+    /** Waits for every pending send and makes each a cause of later sends. */
+    private void acknowledged(List<Future<RecordMetadata>> acks) throws ExecutionException, InterruptedException {
+        for (Future<RecordMetadata> ack : acks) {
+            clock.recordProduced(ack.get());
+        }
+        acks.clear();
     }
 
     private void recover() {
