@@ -18,7 +18,7 @@ import java.util.regex.Pattern;
 /**
  * A {@link FaultApp} JVM and what it said: its last state, the most records it held and the
  * transactions it committed since a mark, its ERROR lines, and deaths (the process gone or the
- * client in {@code ERROR} without the suite having killed it). Its output is kept in one log per
+ * client in {@code ERROR} without the suite having killed it, with the last {@code Caused by} line). Its output is kept in one log per
  * application across restarts. Thread-safe: a reader thread per process updates it.
  */
 final class AppProcess implements AutoCloseable {
@@ -35,10 +35,13 @@ final class AppProcess implements AutoCloseable {
     private Process process;
     private boolean killedOnPurpose;
     private String state = "STARTING";
+    private String lastCause = "none";
     private long maxHeld;
     private long commits;
     private long commitsAtMark;
     private long commitsBeforeRestart;
+    private long notRunningSince = System.currentTimeMillis();
+    private long maxNotRunning;
 
     AppProcess(String kind, List<String> command, Path log) {
         this.kind = kind;
@@ -60,7 +63,7 @@ final class AppProcess implements AutoCloseable {
         killedOnPurpose = false;
         commitsBeforeRestart += commits;
         commits = 0;
-        state = "STARTING";
+        setState("STARTING");
         Process p = process;
         Thread reader = new Thread(() -> read(p), kind + "-reader");
         reader.setDaemon(true);
@@ -85,14 +88,28 @@ final class AppProcess implements AutoCloseable {
         Matcher status = STATUS.matcher(line);
         Matcher change = STATE.matcher(line);
         if (status.matches()) {
-            state = status.group(1);
+            setState(status.group(1));
             maxHeld = Math.max(maxHeld, Long.parseLong(status.group(2)));
             commits = Long.parseLong(status.group(3));
         } else if (change.matches()) {
-            state = change.group(1);
+            setState(change.group(1));
         } else if (line.contains(" ERROR ") || line.contains("FATAL")) {
             errorLines.add(line);
+        } else if (line.startsWith("Caused by: ")) {
+            lastCause = line;
         }
+    }
+
+    /** Tracks the longest stretch out of RUNNING (rebalancing, restoring, restarting, dead). */
+    private void setState(String next) {
+        long now = System.currentTimeMillis();
+        if (next.equals("RUNNING") && notRunningSince >= 0) {
+            maxNotRunning = Math.max(maxNotRunning, now - notRunningSince);
+            notRunningSince = -1;
+        } else if (!next.equals("RUNNING") && notRunningSince < 0) {
+            notRunningSince = now;
+        }
+        state = next;
     }
 
     /** SIGKILL, on purpose (not a death). */
@@ -115,9 +132,9 @@ final class AppProcess implements AutoCloseable {
         boolean dead = !process.isAlive() || state.equals("ERROR") || state.equals("PENDING_ERROR")
                 || state.equals("NOT_RUNNING") || state.equals("PENDING_SHUTDOWN");
         if (dead) {
-            int from = Math.max(0, errorLines.size() - 3);
-            deaths.add(String.format("%tT state=%s alive=%s; last errors: %s", System.currentTimeMillis(), state,
-                    process.isAlive(), String.join(" | ", errorLines.subList(from, errorLines.size()))));
+            String lastError = errorLines.isEmpty() ? "none" : errorLines.get(errorLines.size() - 1);
+            deaths.add(String.format("%tT state=%s alive=%s; last cause: %s; last error: %s",
+                    System.currentTimeMillis(), state, process.isAlive(), lastCause, lastError));
             killedOnPurpose = true;
         }
         return dead;
@@ -130,7 +147,17 @@ final class AppProcess implements AutoCloseable {
     /** Starts a window: the held maximum and the committed transactions are counted from now. */
     synchronized void mark() {
         maxHeld = 0;
+        maxNotRunning = 0;
+        if (notRunningSince >= 0) {
+            notRunningSince = System.currentTimeMillis();
+        }
         commitsAtMark = commitsBeforeRestart + commits;
+    }
+
+    /** The longest time since the mark the client was not RUNNING, a stretch still going included. */
+    synchronized long maxNotRunningSinceMark() {
+        return notRunningSince < 0 ? maxNotRunning
+                : Math.max(maxNotRunning, System.currentTimeMillis() - notRunningSince);
     }
 
     synchronized long maxHeldSinceMark() {

@@ -7,12 +7,14 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.ListTopicsOptions;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.Uuid;
 
@@ -186,8 +188,8 @@ public final class BrokerCluster implements AutoCloseable {
 
     private static String underReplicated(Admin admin)
             throws ExecutionException, InterruptedException, TimeoutException {
-        var names = admin.listTopics(new org.apache.kafka.clients.admin.ListTopicsOptions().listInternal(true))
-                .names().get(10, TimeUnit.SECONDS);
+        Set<String> names = admin.listTopics(new ListTopicsOptions().listInternal(true)).names()
+                .get(10, TimeUnit.SECONDS);
         Map<String, TopicDescription> topics = admin.describeTopics(names).allTopicNames().get(10, TimeUnit.SECONDS);
         return topics.values().stream().flatMap(t -> t.partitions().stream()
                         .filter(p -> p.isr().size() < p.replicas().size())

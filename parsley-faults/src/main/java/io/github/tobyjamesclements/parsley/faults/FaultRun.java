@@ -73,13 +73,16 @@ final class FaultRun {
         }
     }
 
-    /** Holds until {@code app} is RUNNING again, or {@code timeout}; returns how long it took. */
-    Duration awaitRunning(AppProcess app, Duration timeout) throws InterruptedException {
-        long start = System.nanoTime();
-        while (!app.state().equals("RUNNING") && System.nanoTime() - start < timeout.toNanos()) {
+    /**
+     * Holds until {@code app} is RUNNING, or until {@code timeout} after {@code startNanos}; returns
+     * the time from {@code startNanos} (a {@link System#nanoTime()}), so applications started together
+     * are measured from the same moment however long the other took.
+     */
+    Duration awaitRunning(AppProcess app, long startNanos, Duration timeout) throws InterruptedException {
+        while (!app.state().equals("RUNNING") && System.nanoTime() - startNanos < timeout.toNanos()) {
             hold(Duration.ofMillis(100));
         }
-        return Duration.ofNanos(System.nanoTime() - start);
+        return Duration.ofNanos(System.nanoTime() - startNanos);
     }
 
     int transactionCoordinator() throws InterruptedException {

@@ -2,6 +2,7 @@ package io.github.tobyjamesclements.parsley.faults;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.LocalTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -55,7 +56,8 @@ public final class FaultSuite {
             AppProcess parsley = app(o, cluster, "parsley", "faults-parsley", work);
             AppProcess plain = app(o, cluster, "plain", "faults-plain", work);
             try (OrderLoad load = new OrderLoad(cluster.bootstrap(), topics.orders(), topics.payments(), 24,
-                    o.ordersPerSecond(), Duration.ofMillis(300), line -> System.out.println(line))) {
+                    o.ordersPerSecond(), Duration.ofMillis(300),
+                    line -> System.out.println(LocalTime.now() + " " + line))) {
                 FaultRun run = new FaultRun(o, cluster, admin, topics, parsley, plain, load, "faults-parsley",
                         "faults-plain");
                 String header = "Options: faults " + o.faults().stream().map(FaultPhase::cliName).toList()
@@ -75,10 +77,12 @@ public final class FaultSuite {
     }
 
     private boolean phases(SuiteOptions o) throws Exception {
+        long started = System.nanoTime();
         run.parsley.start();
         run.plain.start();
-        run.event("parsley RUNNING after " + run.awaitRunning(run.parsley, Duration.ofSeconds(180)).toMillis()
-                + " ms, plain after " + run.awaitRunning(run.plain, Duration.ofSeconds(180)).toMillis() + " ms");
+        Duration timeout = Duration.ofSeconds(180);
+        run.event("parsley RUNNING after " + run.awaitRunning(run.parsley, started, timeout).toMillis()
+                + " ms, plain after " + run.awaitRunning(run.plain, started, timeout).toMillis() + " ms");
         phase("idle (no input)", () -> {
             run.hold(o.scaled(30));
             return "none";
@@ -111,6 +115,8 @@ public final class FaultSuite {
         long to = System.currentTimeMillis();
         double seconds = (to - from) / 1000.0;
         long held = run.parsley.maxHeldSinceMark();
+        long parsleyDown = run.parsley.maxNotRunningSinceMark();
+        long plainDown = run.plain.maxNotRunningSinceMark();
         double parsleyRate = run.parsley.commitsSinceMark() / seconds;
         double plainRate = run.plain.commitsSinceMark() / seconds;
         run.load.pause();
@@ -121,7 +127,7 @@ public final class FaultSuite {
         PhaseResult result = new PhaseResult(name, target, Math.round(seconds),
                 DeliveryCheck.check(bootstrap, in, t.notes(), t.ledger(), from, to),
                 DeliveryCheck.check(bootstrap, in, t.plainNotes(), t.plainLedger(), from, to),
-                held, parsleyRate, plainRate,
+                held, parsleyRate, plainRate, parsleyDown, plainDown,
                 DeliveryCheck.maxGap(TopicReader.readAll(bootstrap, t.payments()), from, to),
                 newDeaths(deathsBefore), run.parsley.errorCount() - parsleyErrors,
                 run.plain.errorCount() - plainErrors, caughtUp);

@@ -89,11 +89,12 @@ final class Faults {
         run.parsley.kill();
         run.plain.kill();
         run.hold(Duration.ofSeconds(2));
+        long started = System.nanoTime();
         run.parsley.start();
         run.plain.start();
         run.event("applications started again; broker " + broker + " still down");
-        Duration parsleyUp = run.awaitRunning(run.parsley, START_TIMEOUT);
-        Duration plainUp = run.awaitRunning(run.plain, START_TIMEOUT);
+        Duration parsleyUp = run.awaitRunning(run.parsley, started, START_TIMEOUT);
+        Duration plainUp = run.awaitRunning(run.plain, started, START_TIMEOUT);
         run.event("RUNNING again after restart: parsley " + parsleyUp.toMillis() + " ms, plain "
                 + plainUp.toMillis() + " ms (" + run.parsley.state() + ", " + run.plain.state() + ")");
         run.hold(run.options.scaled(30));

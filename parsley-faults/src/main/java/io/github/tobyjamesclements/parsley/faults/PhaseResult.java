@@ -13,6 +13,8 @@ import java.util.List;
  * @param parsleyHeld the most records Parsley held at once during the phase
  * @param parsleyCommitsPerSecond Parsley's committed transactions per second during the phase
  * @param plainCommitsPerSecond the plain control's
+ * @param parsleyDownMillis the longest time Parsley was not RUNNING during the phase
+ * @param plainDownMillis the plain control's
  * @param inputGapMillis the longest gap in the payments written during the phase (a load stall)
  * @param deaths applications that died on their own during the phase
  * @param parsleyErrors ERROR lines Parsley's JVM logged during the phase
@@ -21,7 +23,7 @@ import java.util.List;
  */
 record PhaseResult(String name, String target, long seconds, DeliveryCheck.Result parsley,
         DeliveryCheck.Result plain, long parsleyHeld, double parsleyCommitsPerSecond, double plainCommitsPerSecond,
-        long inputGapMillis, List<String> deaths, int parsleyErrors, int plainErrors, boolean caughtUp) {
+        long parsleyDownMillis, long plainDownMillis, long inputGapMillis, List<String> deaths, int parsleyErrors, int plainErrors, boolean caughtUp) {
 
     /** Whether every check of the phase passed for Parsley. */
     boolean passed() {
