@@ -16,10 +16,11 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * A {@link FaultApp} JVM and what it said: its last state, the most records it held and the
- * transactions it committed since a mark, its ERROR lines, and deaths (the process gone or the
- * client in {@code ERROR} without the suite having killed it, with the last {@code Caused by} line). Its output is kept in one log per
- * application across restarts. Thread-safe: a reader thread per process updates it.
+ * A {@link FaultApp} JVM and what it said: its last state, the most records it held, the
+ * transactions it committed and its longest stretch out of RUNNING since a mark, its ERROR lines,
+ * and deaths (the process gone or the client in {@code ERROR} without the suite having killed it,
+ * with the last {@code Caused by} line). Its output is kept in one log per application across
+ * restarts. Thread-safe: a reader thread per process updates it.
  */
 final class AppProcess implements AutoCloseable {
 
@@ -42,6 +43,7 @@ final class AppProcess implements AutoCloseable {
     private long commitsBeforeRestart;
     private long notRunningSince = System.currentTimeMillis();
     private long maxNotRunning;
+    private long runningSinceNanos;
 
     AppProcess(String kind, List<String> command, Path log) {
         this.kind = kind;
@@ -106,6 +108,7 @@ final class AppProcess implements AutoCloseable {
         if (next.equals("RUNNING") && notRunningSince >= 0) {
             maxNotRunning = Math.max(maxNotRunning, now - notRunningSince);
             notRunningSince = -1;
+            runningSinceNanos = System.nanoTime();
         } else if (!next.equals("RUNNING") && notRunningSince < 0) {
             notRunningSince = now;
         }
@@ -142,6 +145,11 @@ final class AppProcess implements AutoCloseable {
 
     synchronized String state() {
         return state;
+    }
+
+    /** When ({@link System#nanoTime()}) the client last became RUNNING. */
+    synchronized long runningSinceNanos() {
+        return runningSinceNanos;
     }
 
     /** Starts a window: the held maximum and the committed transactions are counted from now. */

@@ -157,7 +157,8 @@ public final class BrokerCluster implements AutoCloseable {
                 throw new IllegalStateException("Broker " + id + " exited while starting; see " + n.log());
             }
             if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("Broker " + id + " did not start within " + timeout + "; see " + n.log());
+                throw new IllegalStateException("Broker " + id + " did not start within " + timeout + "; see "
+                        + n.log());
             }
             TimeUnit.MILLISECONDS.sleep(200);
         }

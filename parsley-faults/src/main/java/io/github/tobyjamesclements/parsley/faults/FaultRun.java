@@ -74,15 +74,16 @@ final class FaultRun {
     }
 
     /**
-     * Holds until {@code app} is RUNNING, or until {@code timeout} after {@code startNanos}; returns
-     * the time from {@code startNanos} (a {@link System#nanoTime()}), so applications started together
-     * are measured from the same moment however long the other took.
+     * Holds until {@code app} is RUNNING, or until {@code timeout} after {@code startNanos} (a
+     * {@link System#nanoTime()}); returns the time from {@code startNanos} to the moment it became
+     * RUNNING (the timeout if it did not), so applications started together are each timed to their
+     * own moment however long the other took.
      */
     Duration awaitRunning(AppProcess app, long startNanos, Duration timeout) throws InterruptedException {
         while (!app.state().equals("RUNNING") && System.nanoTime() - startNanos < timeout.toNanos()) {
             hold(Duration.ofMillis(100));
         }
-        return Duration.ofNanos(System.nanoTime() - startNanos);
+        return app.state().equals("RUNNING") ? Duration.ofNanos(app.runningSinceNanos() - startNanos) : timeout;
     }
 
     int transactionCoordinator() throws InterruptedException {

@@ -73,7 +73,8 @@ public final class OrderLoad implements AutoCloseable {
         this.events = events;
         this.admin = Admin.create(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap));
         this.clock = new CausalClock(admin);
-        this.paymentProducer = new KafkaProducer<>(producerConfig(null), new StringSerializer(), new StringSerializer());
+        this.paymentProducer = new KafkaProducer<>(producerConfig(null), new StringSerializer(),
+                new StringSerializer());
         this.thread = new Thread(this::run, "order-load");
     }
 

@@ -23,7 +23,8 @@ import java.util.List;
  */
 record PhaseResult(String name, String target, long seconds, DeliveryCheck.Result parsley,
         DeliveryCheck.Result plain, long parsleyHeld, double parsleyCommitsPerSecond, double plainCommitsPerSecond,
-        long parsleyDownMillis, long plainDownMillis, long inputGapMillis, List<String> deaths, int parsleyErrors, int plainErrors, boolean caughtUp) {
+        long parsleyDownMillis, long plainDownMillis, long inputGapMillis, List<String> deaths, int parsleyErrors,
+        int plainErrors, boolean caughtUp) {
 
     /** Whether every check of the phase passed for Parsley. */
     boolean passed() {

@@ -44,11 +44,14 @@ final class SuiteReport {
         out.add("");
         out.add("Written " + Instant.now() + ". Data counts are cumulative over the run at each phase's checkpoint;"
                 + " gaps are the longest time without a ledger (second hop) record within the phase, on the broker's"
-                + " append times. Not RUNNING: the longest stretch the client was in another state (rebalancing, restarting).");
+                + " append times. Not RUNNING: the longest stretch the client was in another state (rebalancing,"
+                + " restarting).");
         out.add("");
-        out.add("| Phase | Target | s | Verdict | Inputs | Parsley missing / dup / unknown / fold / early | Plain missing"
-                + " / dup / unknown / fold / early | Parsley held (max) | Parsley gap s | Plain gap s | Stall goal"
-                + " | Input gap s | Not RUNNING s Parsley / plain | Commits/s Parsley / plain | Deaths | ERROR lines Parsley / plain |");
+        out.add("| Phase | Target | s | Verdict | Inputs | Parsley missing / dup / unknown / fold / early"
+                + " | Plain missing / dup / unknown / fold / early | Parsley held (max) | Parsley gap s | Plain gap s"
+                + " | Stall goal"
+                + " | Input gap s | Not RUNNING s Parsley / plain | Commits/s Parsley / plain | Deaths"
+                + " | ERROR lines Parsley / plain |");
         out.add("|---|---|---:|---|---:|---|---|---:|---:|---:|---|---:|---|---|---|---|");
         for (PhaseResult p : phases) {
             out.add(row(p));
@@ -79,7 +82,8 @@ final class SuiteReport {
         DeliveryCheck.Result b = p.plain();
         boolean stall = a.maxGapMillis() <= b.maxGapMillis() + STALL_ALLOWANCE_MILLIS;
         return String.format(Locale.ROOT,
-                "| %s | %s | %d | %s | %d | %s | %s | %d | %.1f | %.1f | %s | %.1f | %.1f / %.1f | %.1f / %.1f | %d | %d / %d |",
+                "| %s | %s | %d | %s | %d | %s | %s | %d | %.1f | %.1f | %s | %.1f | %.1f / %.1f | %.1f / %.1f | %d"
+                        + " | %d / %d |",
                 p.name(), p.target(), p.seconds(), p.passed() ? "pass" : "**FAIL**", a.expected(), counts(a),
                 counts(b), p.parsleyHeld(), a.maxGapMillis() / 1000.0, b.maxGapMillis() / 1000.0,
                 stall ? "met" : "**not met**", p.inputGapMillis() / 1000.0, p.parsleyDownMillis() / 1000.0,
