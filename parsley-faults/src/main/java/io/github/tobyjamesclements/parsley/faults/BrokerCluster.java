@@ -113,16 +113,6 @@ public final class BrokerCluster implements AutoCloseable {
         return node(id).clientHost();
     }
 
-    /** Broker {@code id}'s log file. */
-    public Path log(int id) {
-        return node(id).log();
-    }
-
-    /** Whether broker {@code id}'s JVM is running (paused counts as running). */
-    public boolean alive(int id) {
-        return node(id).alive();
-    }
-
     /** SIGKILL of broker {@code id}'s JVM. */
     public void kill(int id) throws InterruptedException {
         node(id).kill();

@@ -133,7 +133,7 @@ public final class FaultSuite {
                 run.plain.errorCount() - plainErrors, caughtUp);
         report.add(result);
         run.event("phase " + name + ": " + (result.passed() ? "pass" : "FAIL") + " parsley=" + result.parsley()
-                + " plain=" + result.plain());
+                + " plain=" + result.plain() + " load failures so far=" + run.load.failures());
         report.write(run.events());
         run.load.resume();
     }

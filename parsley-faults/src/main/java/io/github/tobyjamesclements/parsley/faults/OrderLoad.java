@@ -101,11 +101,6 @@ public final class OrderLoad implements AutoCloseable {
         }
     }
 
-    /** The number of orders attempted so far (committed or not). */
-    public long attempted() {
-        return sequence.get();
-    }
-
     /** The number of failed sends and transactions so far. */
     public long failures() {
         return failures.get();
