@@ -45,6 +45,12 @@ final class Assembly {
     /** {@code deadLetters} is null for an application without a dead-letter topic. */
     static Topology build(String applicationId, List<Stage> stages, TopicCatalog catalog, HoldBoard board,
             DeadLetterBoard deadLetters) {
+        return build(applicationId, stages, catalog, board, deadLetters, new ReadViews());
+    }
+
+    /** The topology whose stateful tasks add their read views to {@code views}. */
+    static Topology build(String applicationId, List<Stage> stages, TopicCatalog catalog, HoldBoard board,
+            DeadLetterBoard deadLetters, ReadViews views) {
         StampBudget.check(applicationId, stages, catalog);
         Topology topology = new Topology();
         Set<String> sourced = new HashSet<>();
@@ -64,7 +70,8 @@ final class Assembly {
                 }
             }
             String processor = processorName(stage);
-            topology.addProcessor(processor, () -> new CausalProcessor(applicationId, stage, catalog, board, deadLetters),
+            topology.addProcessor(processor, () -> new CausalProcessor(applicationId, stage, catalog, board, deadLetters,
+                    views),
                     sources.stream().map(Assembly::sourceName).toArray(String[]::new));
             // Cached: a key written many times between commits costs one RocksDB put and one changelog
             // record per commit, flushed into the same transaction (docs/protocol-decisions.md, "Cached

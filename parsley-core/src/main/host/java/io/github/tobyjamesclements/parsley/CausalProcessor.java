@@ -1,6 +1,5 @@
 package io.github.tobyjamesclements.parsley;
 
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -29,6 +28,7 @@ final class CausalProcessor implements Processor<byte[], byte[], byte[], byte[]>
     private final TopicCatalog catalog;
     private final HoldBoard board;
     private final DeadLetterBoard deadLetters;
+    private final ReadViews views;
 
     private ProcessorContext<byte[], byte[]> context;
     private CausalNode node;
@@ -51,15 +51,17 @@ final class CausalProcessor implements Processor<byte[], byte[], byte[], byte[]>
     /** Decodes each record's stamp into one reused clock, naming the channels this task's headers name. */
     private StampReader stamps;
     private Punctuators punctuators;
+    private ReadView view; // stateful stages only: the committed face of the fold store
 
     /** {@code deadLetters} is null for an application without a dead-letter topic (fail closed). */
     CausalProcessor(String applicationId, Stage stage, TopicCatalog catalog, HoldBoard board,
-            DeadLetterBoard deadLetters) {
+            DeadLetterBoard deadLetters, ReadViews views) {
         this.applicationId = applicationId;
         this.stage = stage;
         this.catalog = catalog;
         this.board = board;
         this.deadLetters = deadLetters;
+        this.views = views;
     }
 
     @Override
@@ -69,6 +71,7 @@ final class CausalProcessor implements Processor<byte[], byte[], byte[], byte[]>
         String taskId = context.taskId().toString();
         checkHost();
         node = null;
+        view = null;
         if (!TaskChannels.present(stage, catalog, partition)) {
             // A task of a wider stage sharing a topic (fan-out): none of this stage's partitions is
             // here, so it has no channel, sender or tick here; it never gets a record.
@@ -114,24 +117,15 @@ final class CausalProcessor implements Processor<byte[], byte[], byte[], byte[]>
         protocolState = new StreamsStateStore(protocolStore);
         // the node buffers its writes across records; they reach the store right before each commit
         PersistingStore.of(protocolStore).beforeCommit(this::persist);
-        node = new CausalNode(channels.nodeConfig(taskId), protocolState, catalog, committedPositions(channels));
+        node = new CausalNode(channels.nodeConfig(taskId), protocolState, catalog,
+                channels.committedPositions(catalog.brokerBacked()));
         KeyValueStore<Bytes, byte[]> foldStore = stage.state().isPresent()
                 ? context.getStateStore(Assembly.foldStore(stage)) : null;
         door = new StampingDoor(context, node, stage, catalog, channels.tickTopic, channels.tickChannel,
                 Assembly.soleSink(stage, channels.tickTopic, deadLetters != null));
-        logic = new LogicRunner(stage, channels.sources, channels.tickChannel, foldStore);
+        view = foldStore == null ? null : ReadView.open(views, stage.name(), context.taskId().partition(), node);
+        logic = new LogicRunner(stage, channels.sources, channels.tickChannel, foldStore, view);
         probes = new HighWatermarkProbes(stage.name(), node, catalog);
-    }
-
-    /** The consumer positions committed with the restored state (§7.1); broker-less wiring has none. */
-    private Map<Channel, Long> committedPositions(TaskChannels channels) {
-        if (!catalog.brokerBacked()) {
-            return Map.of();
-        }
-        Map<Channel, Long> out = new HashMap<>();
-        PositionCapture.committed(channels.byPartition.keySet())
-                .forEach((tp, offset) -> out.put(channels.byPartition.get(tp), offset));
-        return out;
     }
 
     /** Metrics, the dead-letter path, hold monitoring, delivery tracing and arrival checks of this task. */
@@ -254,6 +248,9 @@ final class CausalProcessor implements Processor<byte[], byte[], byte[], byte[]>
     private void persist() {
         if (node != null) {
             node.persist();
+            if (view != null) {
+                view.prepare(node.readSnapshot());
+            }
             metrics.recordCommit(node.replaysSkipped(), node.stampBase());
         }
     }
@@ -289,6 +286,9 @@ final class CausalProcessor implements Processor<byte[], byte[], byte[], byte[]>
 
     @Override
     public void close() {
+        if (view != null) {
+            ReadView.leave(views, view);
+        }
         if (metrics != null) {
             metrics.close();
         }

@@ -24,8 +24,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A running (or startable) Parsley application: an allowlist over {@link KafkaStreams} with no
- * accessor to the instance. Interactive queries, pause and resume, thread changes and state
- * clean-up are withheld: they can observe uncommitted state or freeze release across the fleet.
+ * accessor to the instance. Kafka Streams' interactive queries, pause and resume, thread changes
+ * and state clean-up are withheld: they can observe uncommitted state or freeze release across the
+ * fleet. Stateful stages' state is read instead through {@link #read}, which returns committed
+ * state only, and only once it reflects a given {@link CausalToken}.
  *
  * <p>Thread-safe as {@code KafkaStreams} is. A stream thread that dies of a transient cluster
  * error (a transaction coordinator failing over, a timeout; see {@link Parsley#withTransientRetries})
@@ -51,9 +53,10 @@ public final class CausalStreams implements AutoCloseable {
     private final HoldBoard board;
     private final DeadLetterBoard deadLetters;
     private final ThreadReplacements replacements;
+    private final StateReads reads;
 
     CausalStreams(String applicationId, KafkaStreams streams, Topology topology, Admin admin, HoldBoard board,
-            DeadLetterBoard deadLetters, ThreadReplacements replacements) {
+            DeadLetterBoard deadLetters, ThreadReplacements replacements, StateReads reads) {
         this.applicationId = applicationId;
         this.streams = streams;
         this.topology = topology.describe();
@@ -61,6 +64,7 @@ public final class CausalStreams implements AutoCloseable {
         this.board = board;
         this.deadLetters = deadLetters;
         this.replacements = replacements;
+        this.reads = reads;
         streams.setUncaughtExceptionHandler(replacements.around(e -> StreamsUncaughtExceptionHandler
                 .StreamThreadExceptionResponse.SHUTDOWN_CLIENT));
     }
@@ -216,6 +220,46 @@ public final class CausalStreams implements AutoCloseable {
      */
     public List<DeadLetterReport> deadLetters() {
         return deadLetters == null ? List.of() : List.copyOf(deadLetters.snapshot());
+    }
+
+    /**
+     * Reads the committed state of {@code key} in the stateful stage named {@code stage}, once that
+     * state has delivered every record {@code token} claims on the channels the stage consumes
+     * (protocol.md §17). Waits at most {@code wait} for it; a key whose partition another instance
+     * owns is answered with that instance ({@link StateRead.Elsewhere}, from its
+     * {@code application.server}) at once. The key is placed as the stage's first folded source
+     * topic places records: encoded by that topic's key codec, partitioned by murmur2 of the bytes,
+     * as Kafka's default partitioner and Parsley's own sends do.
+     *
+     * @param stage the stage's name, never null
+     * @param key the key, of the stage's first folded source topic's key type; may be null
+     * @param token what the answer must reflect, never null; {@link CausalToken#empty()} for any committed state
+     * @param wait how long to wait for the owner's state to reflect the token, never null or negative
+     * @param <S> the stage's state type
+     * @return the answer, never null
+     * @throws IllegalArgumentException if there is no such stage, it keeps no state, or the wait is negative
+     * @throws ClassCastException if the key is not of the key codec's type
+     */
+    public <S> StateRead<S> read(String stage, Object key, CausalToken token, Duration wait) {
+        Objects.requireNonNull(stage, "stage");
+        Objects.requireNonNull(token, "token");
+        if (wait.isNegative()) {
+            throw new IllegalArgumentException("Negative wait for a read; wait=" + wait);
+        }
+        return reads.read(stage, key, token, wait);
+    }
+
+    /**
+     * Reads the committed state of {@code key} in {@code stage} without a token or a wait: whatever
+     * the owner's last commit holds. See {@link #read(String, Object, CausalToken, Duration)}.
+     *
+     * @param stage the stage's name, never null
+     * @param key the key, may be null
+     * @param <S> the stage's state type
+     * @return the answer, never null
+     */
+    public <S> StateRead<S> read(String stage, Object key) {
+        return read(stage, key, CausalToken.empty(), Duration.ZERO);
     }
 
     /**

@@ -23,6 +23,8 @@ final class LogicRunner {
     private final Map<Channel, Stage.Source> sources;
     private final Channel tickChannel;
     private final KeyValueStore<Bytes, byte[]> foldStore;
+    /** The fold store's committed face, told of each key's value before the step's write; null without state. */
+    private final ReadView view;
     /** The channel of the last delivery and its source, compared by reference: a hash lookup per record otherwise. */
     private Channel lastChannel;
     private Stage.Source lastSource;
@@ -34,13 +36,15 @@ final class LogicRunner {
      */
     private Bytes pendingSlot;
     private byte[] pendingState;
+    private byte[] pendingBefore; // the slot's value the step read, which the write replaces
 
     LogicRunner(Stage stage, Map<Channel, Stage.Source> sources, Channel tickChannel,
-            KeyValueStore<Bytes, byte[]> foldStore) {
+            KeyValueStore<Bytes, byte[]> foldStore, ReadView view) {
         this.stage = stage;
         this.sources = sources;
         this.tickChannel = tickChannel;
         this.foldStore = foldStore;
+        this.view = view;
     }
 
     /**
@@ -100,6 +104,7 @@ final class LogicRunner {
                 : LogicFailure.guard("state codec", "", Codec::encode, state.codec(), step.state());
         pendingSlot = slot;
         pendingState = next;
+        pendingBefore = stored;
         return step.emissions();
     }
 
@@ -108,6 +113,9 @@ final class LogicRunner {
         if (pendingSlot == null) {
             return;
         }
+        if (view != null) {
+            view.beforeWrite(pendingSlot, pendingBefore);
+        }
         if (pendingState == null) {
             foldStore.delete(pendingSlot);
         } else {
@@ -115,6 +123,7 @@ final class LogicRunner {
         }
         pendingSlot = null;
         pendingState = null;
+        pendingBefore = null;
     }
 
     static Bytes foldKey(byte[] key) {

@@ -6,6 +6,7 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.state.HostInfo;
 
 /**
  * What {@link Parsley#streams} and {@link Parsley#testTopology} build from an application's
@@ -38,11 +39,13 @@ final class StreamsWiring {
             HoldBoard board = HoldBoard.timedBy(System::currentTimeMillis).observedBy(app.deliveryObserver());
             DeadLetterBoard deadLetters = deadLetterBoard(app);
             TopicCatalog catalog = new AdminTopicCatalog(admin, declaredTopics(app));
-            Topology topology = Assembly.build(applicationId, app.stages(), catalog, board, deadLetters);
+            ReadViews views = new ReadViews();
+            Topology topology = Assembly.build(applicationId, app.stages(), catalog, board, deadLetters, views);
             KafkaStreams streams = new KafkaStreams(topology, StreamsSettings.withTaskIdle(p, topology),
                     new CapturingClientSupplier());
+            StateReads reads = new StateReads(streams, app.stages(), catalog, views, applicationServer(config));
             return new CausalStreams(applicationId, streams, topology, admin, board, deadLetters,
-                    new ThreadReplacements(applicationId, replacements, System::nanoTime));
+                    new ThreadReplacements(applicationId, replacements, System::nanoTime), reads);
         } catch (RuntimeException e) {
             admin.close();
             throw e;
@@ -57,5 +60,11 @@ final class StreamsWiring {
     /** Every topic resolved at startup (exists, not compacted): the dead-letter topic included. */
     private static Set<String> declaredTopics(Parsley app) {
         return Composition.declaredTopics(app.applicationId(), app.stages(), app.deadLetterTopic().orElse(null));
+    }
+
+    /** This instance's {@code application.server}, or null when it has none. */
+    private static HostInfo applicationServer(StreamsConfig config) {
+        String server = config.getString(StreamsConfig.APPLICATION_SERVER_CONFIG);
+        return server == null || server.isBlank() ? null : HostInfo.buildFromEndpoint(server);
     }
 }

@@ -94,4 +94,14 @@ final class TaskChannels {
         return new NodeConfig(stage.name() + "-task-" + taskId, sender, new TreeSet<>(byTopic.values()), sinks,
                 NodeConfig.SEQUENCE_BLOCK, stage.maxStampBytes());
     }
+
+    /** The consumer positions committed with the restored state (§7.1); broker-less wiring has none. */
+    Map<Channel, Long> committedPositions(boolean brokerBacked) {
+        if (!brokerBacked) {
+            return Map.of();
+        }
+        Map<Channel, Long> out = new HashMap<>();
+        PositionCapture.committed(byPartition.keySet()).forEach((tp, offset) -> out.put(byPartition.get(tp), offset));
+        return out;
+    }
 }

@@ -32,7 +32,8 @@ import org.apache.kafka.common.metrics.KafkaMetric;
  * after the one in which the producer learnt of it (Parsley runs only {@code exactly_once_v2}, so
  * every send is inside a transaction). Every record still goes to the partition its stamp names,
  * which Streams passes to {@link #send} explicitly. An empty answer and a failing call are not
- * kept. Every other method is forwarded unchanged.
+ * kept. A commit or abort is also told to the thread's read views ({@link ThreadCommits}). Every
+ * other method is forwarded unchanged.
  *
  * <p>Confined to the thread that sends, as Kafka Streams uses a stream thread's producer.
  */
@@ -93,11 +94,16 @@ final class TransactionPartitions implements Producer<byte[], byte[]> {
     @Override
     public void commitTransaction() {
         delegate.commitTransaction();
+        ThreadCommits.committed();
     }
 
     @Override
     public void abortTransaction() {
-        delegate.abortTransaction();
+        try {
+            delegate.abortTransaction();
+        } finally {
+            ThreadCommits.aborted();
+        }
     }
 
     @Override

@@ -274,6 +274,11 @@ final class CausalNode {
         lastConsumed = c;
     }
 
+    /** What this node's state reflects now, for reads of it once it commits (§17.1). */
+    ReadSnapshot readSnapshot() {
+        return ReadSnapshot.of(order, state);
+    }
+
     /** Writes every change since the last persist to the store: the host calls it before each commit (§9.1, H3). */
     void persist() {
         state.persist();

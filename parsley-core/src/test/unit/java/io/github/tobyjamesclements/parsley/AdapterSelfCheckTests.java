@@ -168,7 +168,7 @@ class AdapterSelfCheckTests {
         final MockProcessorContext<byte[], byte[]> context = new MockProcessorContext<>(props(
                 StreamsConfig.EXACTLY_ONCE_V2), new TaskId(0, 0), stateDir.toFile());
         final CausalProcessor processor = new CausalProcessor("shop", RELAY,
-                FixedTopicCatalog.local(List.of(IN, OUT)), HoldBoard.timedByTasks(), null);
+                FixedTopicCatalog.local(List.of(IN, OUT)), HoldBoard.timedByTasks(), null, new ReadViews());
 
         Harness() {
             context.setCurrentSystemTimeMs(1_000);

@@ -1,0 +1,222 @@
+package io.github.tobyjamesclements.parsley;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.locks.LockSupport;
+import java.util.stream.Collectors;
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.KeyQueryMetadata;
+import org.apache.kafka.streams.query.KeyQuery;
+import org.apache.kafka.streams.query.QueryResult;
+import org.apache.kafka.streams.query.StateQueryRequest;
+import org.apache.kafka.streams.state.HostInfo;
+
+/**
+ * Reads of stateful stages' committed state by key, with a causal token (protocol.md §17): finds
+ * the task that owns the key, waits until its committed state meets the token's claims on the
+ * channels it consumes, and reads the key's committed value through the task's {@link ReadView}.
+ * Thread-safe; a read blocks the calling thread for at most its wait.
+ */
+final class StateReads {
+
+    /** How long a read waiting for an owner rests between looks; a rebalance takes seconds. */
+    private static final long OWNER_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
+
+    private final KafkaStreams streams;
+    private final Map<String, Stage> stages = new LinkedHashMap<>();
+    private final TopicCatalog catalog;
+    private final ReadViews views;
+    private final HostInfo self;
+
+    /** {@code self} is this instance's {@code application.server}, or null when none is set. */
+    StateReads(KafkaStreams streams, List<Stage> stages, TopicCatalog catalog, ReadViews views, HostInfo self) {
+        this.streams = streams;
+        stages.forEach(s -> this.stages.put(s.name(), s));
+        this.catalog = catalog;
+        this.views = views;
+        this.self = self;
+    }
+
+    <S> StateRead<S> read(String stageName, Object key, CausalToken token, Duration wait) {
+        Stage stage = stateful(stageName);
+        Topic<?, ?> keyed = keyTopic(stage);
+        byte[] keyBytes = keyed.encodeKey(key);
+        Bytes slot = LogicRunner.foldKey(keyBytes);
+        int partition = StampingDoor.partition(keyBytes, catalog.partitions(keyed.name()));
+        VectorClock claims = Tokens.clock(token);
+        long deadline = System.nanoTime() + wait.toNanos();
+        Map<Channel, Long> ends = null;
+        while (true) {
+            ReadView view = views.get(stageName, partition);
+            if (view == null) {
+                StateRead<S> elsewhere = owner(stage, keyBytes, partition);
+                if (elsewhere != null || System.nanoTime() - deadline >= 0) {
+                    return elsewhere != null ? elsewhere : noOwner(stageName, partition);
+                }
+                rest(Math.min(OWNER_POLL_NANOS, deadline - System.nanoTime()));
+                continue;
+            }
+            ReadView.Committed last = view.lastCommit();
+            if (last == null) {
+                continue;
+            }
+            if (ends == null) {
+                ends = endOffsets(last.snapshot().probesWanted(claims));
+            }
+            List<Gate.Unmet> unmet = last.snapshot().unmet(claims, ends);
+            if (unmet.isEmpty()) {
+                ReadView.Read r;
+                try {
+                    r = view.read(slot, s -> query(stage, partition, s));
+                } catch (StoreUnavailable e) {
+                    // the task is moving: its view closes, or the store answers again
+                    if (System.nanoTime() - deadline >= 0) {
+                        return noOwner(stageName, partition);
+                    }
+                    rest(Math.min(OWNER_POLL_NANOS, deadline - System.nanoTime()));
+                    continue;
+                }
+                if (r != null) {
+                    return answer(stage, r, token);
+                }
+                continue;
+            }
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                return behind(stageName, partition, unmet);
+            }
+            awaitCommit(view, left);
+        }
+    }
+
+    private Stage stateful(String name) {
+        Stage stage = stages.get(name);
+        if (stage == null) {
+            throw new IllegalArgumentException("No stage named '" + name + "'; stages=" + stages.keySet()
+                    + "; read a stage of this application by its name");
+        }
+        if (stage.state().isEmpty()) {
+            throw new IllegalArgumentException("Stage '" + name + "' keeps no state: only a stage with a fold"
+                    + " (a @CausalFold or Stage.Builder.fold) has state to read; stateful stages="
+                    + stages.values().stream().filter(s -> s.state().isPresent()).map(Stage::name).toList());
+        }
+        return stage;
+    }
+
+    /** The topic whose key codec and partition count place a key: the stage's first folded source. */
+    private static Topic<?, ?> keyTopic(Stage stage) {
+        return stage.sources().values().stream().filter(Stage.Source::stateful).findFirst()
+                .orElseThrow().topic();
+    }
+
+    @SuppressWarnings("unchecked")
+    private <S> StateRead<S> answer(Stage stage, ReadView.Read r, CausalToken token) {
+        CausalToken reflects = token.merge(r.commit().token());
+        if (r.value() == null) {
+            return new StateRead.Absent<>(stage.name(), reflects);
+        }
+        S value = (S) stage.state().orElseThrow().codec().decode(r.value());
+        return new StateRead.Found<>(stage.name(), value, reflects);
+    }
+
+    /** The key's owner when it is another instance; null when it is this one or none is known. */
+    private <S> StateRead<S> owner(Stage stage, byte[] keyBytes, int partition) {
+        KeyQueryMetadata m;
+        try {
+            m = streams.queryMetadataForKey(Assembly.foldStore(stage), keyBytes,
+                    (topic, k, v, n) -> Optional.of(Set.of(partition)));
+        } catch (RuntimeException e) {
+            return null;
+        }
+        HostInfo host = m == null ? null : m.activeHost();
+        if (host == null || host.port() < 0 || host.equals(self) || KeyQueryMetadata.NOT_AVAILABLE.equals(m)) {
+            return null;
+        }
+        return new StateRead.Elsewhere<>(stage.name(), host.host(), host.port());
+    }
+
+    /** The key's value as the fold store shows it, uncommitted writes included (IQv2, the active task only). */
+    private byte[] query(Stage stage, int partition, Bytes slot) {
+        QueryResult<byte[]> r;
+        try {
+            r = streams.query(StateQueryRequest.inStore(Assembly.foldStore(stage))
+                    .withQuery(KeyQuery.<Bytes, byte[]>withKey(slot)).withPartitions(Set.of(partition)).requireActive())
+                    .getPartitionResults().get(partition);
+        } catch (RuntimeException e) {
+            throw new StoreUnavailable();
+        }
+        if (r == null || r.isFailure()) {
+            throw new StoreUnavailable();
+        }
+        return r.getResult();
+    }
+
+    /** The fold store did not answer: its task is being closed, moved or restored. */
+    private static final class StoreUnavailable extends RuntimeException {
+
+        private static final long serialVersionUID = 1L;
+
+        StoreUnavailable() {
+            super(null, null, false, false);
+        }
+    }
+
+    /** End offsets of the partitions a token's whole-topic claims need, read now, after the token was made. */
+    private Map<Channel, Long> endOffsets(Set<Channel> wanted) {
+        Map<Channel, Long> out = new HashMap<>();
+        for (Channel c : wanted) {
+            catalog.endOffsets(c.topicId()).map(ends -> ends.get(c.partition()))
+                    .ifPresent(end -> out.put(c, end));
+        }
+        return out;
+    }
+
+    private static void awaitCommit(ReadView view, long nanos) {
+        try {
+            view.nextCommit().get(nanos, TimeUnit.NANOSECONDS);
+        } catch (TimeoutException | ExecutionException e) {
+            // the deadline is checked by the caller's loop
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted while waiting for committed state", e);
+        }
+    }
+
+    private static void rest(long nanos) {
+        if (nanos > 0) {
+            LockSupport.parkNanos(nanos);
+        }
+        if (Thread.interrupted()) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted while waiting for the owner of a key");
+        }
+    }
+
+    private <S> StateRead<S> noOwner(String stage, int partition) {
+        return new StateRead.NotReady<>(stage, StateRead.Reason.NO_OWNER, "No instance owns partition " + partition
+                + " of stage '" + stage + "' right now (a rebalance or a restore is under way" + (self == null
+                ? "; application.server is not set, so keys owned by other instances cannot be located" : "")
+                + "); retry with the same token", List.of());
+    }
+
+    private <S> StateRead<S> behind(String stage, int partition, List<Gate.Unmet> unmet) {
+        List<HeldRecord.UnmetClaim> claims = HoldMonitor.claims(new Gate.HeadExplanation(null, -1, 0, unmet), catalog);
+        return new StateRead.NotReady<>(stage, StateRead.Reason.BEHIND, "The committed state of stage '" + stage
+                + "', partition " + partition + ", has not yet delivered what the token claims: " + claims.stream()
+                .map(StateReads::describe).collect(Collectors.joining(", ")) + "; retry with the same token", claims);
+    }
+
+    private static String describe(HeldRecord.UnmetClaim u) {
+        return u.topic() + "-" + u.partition() + (u.sender() == null ? " offset " : " sender " + u.sender() + " seq ")
+                + u.claimed() + " (delivered " + u.local() + ")";
+    }
+}

@@ -1,0 +1,131 @@
+package io.github.tobyjamesclements.parsley;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.UUID;
+
+/**
+ * What a node's state reflects, taken before a commit, for reads of that state (protocol.md §17):
+ * per consumed channel the frontier (every record at or below it delivered), and per consumed
+ * channel and sender the delivered-sequence mark. Immutable, so a reader on another thread may
+ * hold it while the node steps on.
+ *
+ * <p>The read gate is the delivery gate without a head (§17.2): a token's claims are restricted
+ * to the consumed channels, then the snapshot must dominate them. A whole-topic sequence claim is
+ * a claim on each consumed partition of its topic, met there by the sender's mark or, like a
+ * probe of §3.9, by a frontier at or past the partition's end offset read after the token existed.
+ */
+final class ReadSnapshot {
+
+    /** The snapshot of a node that consumed nothing yet: it meets only claims on channels it does not consume. */
+    static final ReadSnapshot EMPTY = new ReadSnapshot(new Channel[0], new VectorClock(), Map.of());
+
+    private final Channel[] consumed;
+    private final VectorClock frontier;
+    private final Map<SeqKey, Long> marks;
+
+    private ReadSnapshot(Channel[] consumed, VectorClock frontier, Map<SeqKey, Long> marks) {
+        this.consumed = consumed;
+        this.frontier = frontier;
+        this.marks = marks;
+    }
+
+    /** A copy of what {@code state} reflects on the {@code consumed} channels. */
+    static ReadSnapshot of(Channel[] consumed, NodeState state) {
+        VectorClock frontier = new VectorClock();
+        for (Channel c : consumed) {
+            long f = state.frontier(c);
+            if (f != VectorClock.NOTHING) {
+                frontier.raiseOffset(c, f);
+            }
+        }
+        Map<SeqKey, Long> marks = new HashMap<>();
+        state.marks().forEach((k, m) -> {
+            if (Gate.consumes(consumed, k.channel())) {
+                marks.put(k, m.seq());
+            }
+        });
+        return new ReadSnapshot(consumed.clone(), frontier, Collections.unmodifiableMap(marks));
+    }
+
+    /** The frontier on {@code c}, or {@link VectorClock#NOTHING}. */
+    long frontier(Channel c) {
+        return frontier.offset(c);
+    }
+
+    /** The claims this state meets: its frontiers as offset claims and its marks as sequence claims. */
+    VectorClock reflects() {
+        VectorClock out = VectorClock.copyOf(frontier);
+        marks.forEach(out::advanceSeq);
+        return out;
+    }
+
+    /**
+     * The consumed partitions where a whole-topic claim of {@code token} is not met by the sender's
+     * mark: a read decides them by the partition's end offset (§17.2).
+     */
+    Set<Channel> probesWanted(VectorClock token) {
+        Set<Channel> out = new TreeSet<>();
+        for (int i = 0; i < token.seqCount(); i++) {
+            SeqKey k = token.seqKey(i);
+            if (k.channel().isWholeTopic()) {
+                for (Channel x : consumed) {
+                    if (x.sameTopic(k.channel()) && mark(x, k.sender()) < token.seqAt(i)) {
+                        out.add(x);
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Every claim of {@code token} on a consumed channel that this state does not meet; empty when
+     * a read with the token may be answered from it. {@code endOffsets} are end offsets of consumed
+     * partitions read after the token was made (none when the token has no whole-topic claim).
+     */
+    List<Gate.Unmet> unmet(VectorClock token, Map<Channel, Long> endOffsets) {
+        List<Gate.Unmet> out = new ArrayList<>();
+        for (int i = 0; i < token.offsetCount(); i++) {
+            Channel c = token.channel(i);
+            long local = frontier.offset(c);
+            if (Gate.consumes(consumed, c) && local < token.offsetAt(i)) {
+                out.add(new Gate.Unmet(HeldRecord.Diagnosis.NOT_FETCHED, c, null, token.offsetAt(i), local));
+            }
+        }
+        for (int i = 0; i < token.seqCount(); i++) {
+            SeqKey k = token.seqKey(i);
+            long seq = token.seqAt(i);
+            for (Channel x : consumed) {
+                boolean claimed = k.channel().isWholeTopic() ? x.sameTopic(k.channel()) : x.equals(k.channel());
+                long mark = mark(x, k.sender());
+                if (claimed && mark < seq && !(k.channel().isWholeTopic() && probedPast(x, endOffsets))) {
+                    HeldRecord.Diagnosis d = mark == VectorClock.NOTHING ? HeldRecord.Diagnosis.SENDER_UNSEEN
+                            : HeldRecord.Diagnosis.SENDER_BEHIND;
+                    out.add(new Gate.Unmet(d, x, k.sender(), seq, mark));
+                }
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Whether every record of {@code x} below its end offset, read after the token existed, is
+     * delivered: then so is every record the token's whole-topic claim names there, since the
+     * claimed sends were committed before the token was made (§17.2).
+     */
+    private boolean probedPast(Channel x, Map<Channel, Long> endOffsets) {
+        Long end = endOffsets.get(x);
+        return end != null && frontier.offset(x) >= end - 1;
+    }
+
+    private long mark(Channel c, UUID sender) {
+        Long m = marks.get(new SeqKey(c, sender));
+        return m == null ? VectorClock.NOTHING : m;
+    }
+}
