@@ -27,6 +27,8 @@
 #                                               many) and round, pre-loaded; vc bytes per hop (mean, p99, max),
 #                                               throughput and stream-thread CPU ratios, every order once per hop
 #                                               (instead of rounds; --warmup N sizes the warm-up, 0 skips it)
+#   --reads 20000 --keys 10000                 reads of fold state: local read latency against plain IQv2 KeyQuery
+#                                               and read-after-write against the pipeline latency (instead of rounds)
 #   --pipeline 2 --pipeline-variants baseline,floor,parsley   adds the pipeline's floor: the plain hops plus a vc
 #                                               header per hop as large as Parsley's there (fitted per hop and P),
 #                                               its partitioner and a cached store per hop; floor/plain and

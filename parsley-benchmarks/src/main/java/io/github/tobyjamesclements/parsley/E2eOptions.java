@@ -27,6 +27,8 @@ final class E2eOptions {
     /** Pipeline mode: the variants of each round, in the first round's order ({@code --pipeline-variants}). */
     List<E2eVariant> pipelineVariants = DEFAULT_PIPELINE_VARIANTS;
     int keys = 200;
+    /** Reads mode: local reads per variant and round; 0 = off (E2eReads). */
+    int readsPerRound;
     int valueBytes = 100;
     int perTransaction = 500;
     long commitEveryMs = 10;
@@ -73,8 +75,6 @@ final class E2eOptions {
                     o.partitionCounts = counts(a, args[++i]);
                     o.partitions = o.partitionCounts.get(0);
                 }
-                case "--pipeline" -> o.pipelineHops = hops(args[++i]);
-                case "--pipeline-variants" -> o.pipelineVariants = pipelineVariants(args[++i]);
                 case "--keys" -> o.keys = Integer.parseInt(args[++i]);
                 case "--value-bytes" -> o.valueBytes = Integer.parseInt(args[++i]);
                 case "--batch-pairs" -> o.batchPairs = Integer.parseInt(args[++i]);
@@ -84,19 +84,31 @@ final class E2eOptions {
                 case "--variants" -> o.variants = variants(args[++i]);
                 case "--threads" -> o.threads = positive(a, args[++i]);
                 case "--instances" -> o.instances = positive(a, args[++i]);
-                case "--restore" -> o.restoreSizes = Arrays.stream(args[++i].split(",")).map(n -> positive(a, n)).toList();
-                case "--header-cost" -> o.headerSizes = headerSizes(args[++i]);
                 case "--timeout" -> o.timeoutSeconds = positive(a, args[++i]);
                 case "--broker-pid" -> o.brokerPid = positive(a, args[++i]);
                 case "--compression" -> o.compression = compression(args[++i]);
                 case "--task-idle-ms" -> o.taskIdleMs = taskIdle(args[++i]);
                 case "--quick" -> o.quick();
-                case "--side-by-side" -> o.sideBySide = true;
+                case "--pipeline", "--pipeline-variants", "--restore", "--header-cost", "--side-by-side", "--reads" ->
+                        i = o.mode(a, args, i);
                 default -> throw new IllegalArgumentException("Unknown option " + a + "\n" + usage());
             }
         }
         o.validate();
         return o;
+    }
+
+    /** Parses the mode option {@code a} at {@code i}; returns the index of its last argument. */
+    private int mode(String a, String[] args, int i) {
+        switch (a) {
+            case "--pipeline" -> pipelineHops = hops(args[++i]);
+            case "--pipeline-variants" -> pipelineVariants = pipelineVariants(args[++i]);
+            case "--restore" -> restoreSizes = Arrays.stream(args[++i].split(",")).map(n -> positive(a, n)).toList();
+            case "--header-cost" -> headerSizes = headerSizes(args[++i]);
+            case "--side-by-side" -> sideBySide = true;
+            default -> readsPerRound = positive(a, args[++i]);
+        }
+        return i;
     }
 
     private void validate() {
@@ -109,6 +121,10 @@ final class E2eOptions {
         if (pipelineHops > 0 && (!headerSizes.isEmpty() || !restoreSizes.isEmpty() || sideBySide)) {
             throw new IllegalArgumentException("--pipeline is a mode of its own; give it without --header-cost,"
                     + " --restore and --side-by-side\n" + usage());
+        }
+        if (readsPerRound > 0 && (pipelineHops > 0 || !headerSizes.isEmpty() || !restoreSizes.isEmpty() || sideBySide)) {
+            throw new IllegalArgumentException("--reads is a mode of its own; give it without --pipeline,"
+                    + " --header-cost, --restore and --side-by-side\n" + usage());
         }
         if (pipelineHops == 0 && !pipelineVariants.equals(DEFAULT_PIPELINE_VARIANTS)) {
             throw new IllegalArgumentException("--pipeline-variants is for --pipeline only\n" + usage());
@@ -230,7 +246,7 @@ final class E2eOptions {
                 + " [--side-by-side]"
                 + " [--threads t] [--instances i] [--restore N1,N2,...] [--compression none|gzip|snappy|lz4|zstd]"
                 + " [--task-idle-ms -1|ms] [--header-cost S1,S2,...] [--pipeline 1|2|3]"
-                + " [--pipeline-variants baseline,floor,parsley]\n"
+                + " [--pipeline-variants baseline,floor,parsley] [--reads N]\n"
                 + "  --threads/--instances: stream threads per instance, instances per variant (one JVM, one broker)\n"
                 + "  --restore: instead of the rounds, per N and round: a Parsley stage holding N payments whose"
                 + " order is absent, and a plain Streams app with N store entries, each restarted on an empty"
@@ -244,6 +260,9 @@ final class E2eOptions {
                 + " vc header bytes per hop, every order once per hop\n"
                 + "  --pipeline-variants: the pipeline's variants (default baseline,parsley); floor: the plain"
                 + " pipeline plus a vc header per hop as large as Parsley's there, Parsley's sink partitioner and a"
-                + " cached store per hop (what any stamp of that size costs Streams)";
+                + " cached store per hop (what any stamp of that size costs Streams)\n"
+                + "  --reads: instead of the rounds, per round: N local reads of random keys (--keys) of a Parsley"
+                + " fold and of a plain Streams store of the same size (IQv2 KeyQuery), p50/p99; then stamped sends"
+                + " each read back with its token, timed against the pipeline's own output latency";
     }
 }

@@ -113,20 +113,23 @@ final class EndToEndBenchmark {
         return E2eReport.markdown(options, runs, started, Instant.now(), loadBefore, loadAfter);
     }
 
-    /** The report of the restore, header-cost, pipeline or side-by-side mode if one was asked for, else null. */
+    /** The report of the restore, header-cost, reads, pipeline or side-by-side mode if one was asked for, else null. */
     private String otherMode(Instant started, double loadBefore, int warmup) throws Exception {
         if (!options.restoreSizes.isEmpty()) {
-            List<E2eRestore.Result> results = new E2eRestore(options, admin, apps, topics, nonce).runAll();
-            return E2eRestoreReport.markdown(options, results, setup(started, loadBefore));
+            return E2eRestoreReport.markdown(options, new E2eRestore(options, admin, apps, topics, nonce).runAll(),
+                    setup(started, loadBefore));
         }
         if (!options.headerSizes.isEmpty()) {
             List<E2eHeaderCost.Result> results = new E2eHeaderCost(options, admin, topics, workload, nonce)
                     .runAll(warmup);
             return E2eHeaderCostReport.markdown(options, results, setup(started, loadBefore));
         }
+        if (options.readsPerRound > 0) {
+            return E2eReads.report(options, admin, apps, nonce, () -> setup(started, loadBefore));
+        }
         if (options.pipelineHops > 0) {
-            List<E2ePipeline.Result> results = new E2ePipeline(options, admin, apps, workload, nonce).runAll(warmup);
-            return E2ePipelineReport.markdown(options, results, setup(started, loadBefore));
+            return E2ePipelineReport.markdown(options, new E2ePipeline(options, admin, apps, workload, nonce)
+                    .runAll(warmup), setup(started, loadBefore));
         }
         return options.sideBySide ? sideBySide(started, loadBefore, warmup) : null;
     }
@@ -195,7 +198,7 @@ final class EndToEndBenchmark {
                     options.partitions);
             try (app) {
                 app.start();
-                awaitRunning(runningAt);
+                E2eWait.running(runningAt, options.timeoutSeconds);
                 run.measurePreload(app, id, options, reader, runningAt.get(), records);
 
                 E2eLiveCost.Meter liveCost = E2eLiveCost.start(id, options.brokerPid, producer, app::metrics);
@@ -234,7 +237,7 @@ final class EndToEndBenchmark {
             AtomicLong runningAt = new AtomicLong();
             try (E2eApps.App app = apps.parsleyPairs(id, orders, payments, out, stateDir, runningAt)) {
                 app.start();
-                awaitRunning(runningAt);
+                E2eWait.running(runningAt, options.timeoutSeconds);
                 run.measurePreload(app, id, options, reader, runningAt.get(), records);
 
                 // No skew and skew alternate in two halves each (phases 1-4), so neither is always first.
@@ -267,10 +270,6 @@ final class EndToEndBenchmark {
 
     private void awaitPhase(E2eOutputReader reader, int phase) throws InterruptedException {
         E2eWait.phase(reader, phase, options.timeoutSeconds);
-    }
-
-    private void awaitRunning(AtomicLong runningAt) throws InterruptedException {
-        E2eWait.running(runningAt, options.timeoutSeconds);
     }
 
     static void deleteRecursively(Path dir) {
