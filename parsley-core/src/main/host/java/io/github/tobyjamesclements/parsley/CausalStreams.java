@@ -19,8 +19,6 @@ import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.TopologyDescription;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
 import org.apache.kafka.streams.processor.StateRestoreListener;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * A running (or startable) Parsley application: an allowlist over {@link KafkaStreams} with no
@@ -43,8 +41,6 @@ public final class CausalStreams implements AutoCloseable {
 
     /** The consumer's switch for a leave-group request on close; Kafka Streams defaults it to false. */
     private static final String LEAVE_GROUP_ON_CLOSE = "internal.leave.group.on.close";
-
-    private static final Logger log = LoggerFactory.getLogger(CausalStreams.class);
 
     private final String applicationId;
     private final KafkaStreams streams;
@@ -99,36 +95,8 @@ public final class CausalStreams implements AutoCloseable {
      * @throws IllegalStateException if the application was started
      */
     public void setUncaughtExceptionHandler(StreamsUncaughtExceptionHandler handler) {
-        streams.setUncaughtExceptionHandler(replacements.around(totalised(applicationId,
+        streams.setUncaughtExceptionHandler(replacements.around(ThreadReplacements.totalised(applicationId,
                 Objects.requireNonNull(handler, "handler"))));
-    }
-
-    /**
-     * {@code handler} made total. Kafka Streams calls it on the dying stream thread without a guard:
-     * whatever escapes it kills the thread without the client deciding its fate, so the client
-     * would keep running, or wait, without that thread's tasks. Every {@link Throwable} is caught,
-     * not only a {@link RuntimeException}: a handler that fails an assertion or runs out of memory
-     * leaves the client in no better state to continue.
-     */
-    static StreamsUncaughtExceptionHandler totalised(String applicationId, StreamsUncaughtExceptionHandler handler) {
-        return e -> {
-            StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse r;
-            try {
-                r = handler.handle(e);
-            } catch (Throwable failed) {
-                log.error("The uncaught-exception handler failed; application={}, exception={}; the client shuts down"
-                        + " (SHUTDOWN_CLIENT), as without a handler: make the handler return a response for every"
-                        + " throwable", applicationId, e.toString(), failed);
-                return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
-            }
-            if (r == null) {
-                log.error("The uncaught-exception handler returned null; application={}, exception={}; the client"
-                        + " shuts down (SHUTDOWN_CLIENT), as without a handler: make the handler return a response",
-                        applicationId, e.toString());
-                return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
-            }
-            return r;
-        };
     }
 
     /**

@@ -50,52 +50,86 @@ final class StateReads {
         Stage stage = stateful(stageName);
         Topic<?, ?> keyed = keyTopic(stage);
         byte[] keyBytes = keyed.encodeKey(key);
-        Bytes slot = LogicRunner.foldKey(keyBytes);
-        int partition = StampingDoor.partition(keyBytes, catalog.partitions(keyed.name()));
-        VectorClock claims = Tokens.clock(token);
-        long deadline = System.nanoTime() + wait.toNanos();
-        Map<Channel, Long> ends = null;
+        Read read = new Read(stage, keyBytes, StampingDoor.partition(keyBytes, catalog.partitions(keyed.name())),
+                token, Tokens.clock(token), System.nanoTime() + wait.toNanos());
         while (true) {
-            ReadView view = views.get(stageName, partition);
-            if (view == null) {
-                StateRead<S> elsewhere = owner(stage, keyBytes, partition);
-                if (elsewhere != null || System.nanoTime() - deadline >= 0) {
-                    return elsewhere != null ? elsewhere : noOwner(stageName, partition);
-                }
-                rest(Math.min(OWNER_POLL_NANOS, deadline - System.nanoTime()));
-                continue;
+            ReadView view = views.get(stageName, read.partition);
+            StateRead<S> answer = view == null ? elsewhere(read) : fromView(read, view);
+            if (answer != null) {
+                return answer;
             }
-            ReadView.Committed last = view.lastCommit();
-            if (last == null) {
-                continue;
-            }
-            if (ends == null) {
-                ends = endOffsets(last.snapshot().probesWanted(claims));
-            }
-            List<Gate.Unmet> unmet = last.snapshot().unmet(claims, ends);
-            if (unmet.isEmpty()) {
-                ReadView.Read r;
-                try {
-                    r = view.read(slot, s -> query(stage, partition, s));
-                } catch (StoreUnavailable e) {
-                    // the task is moving: its view closes, or the store answers again
-                    if (System.nanoTime() - deadline >= 0) {
-                        return noOwner(stageName, partition);
-                    }
-                    rest(Math.min(OWNER_POLL_NANOS, deadline - System.nanoTime()));
-                    continue;
-                }
-                if (r != null) {
-                    return answer(stage, r, token);
-                }
-                continue;
-            }
-            long left = deadline - System.nanoTime();
-            if (left <= 0) {
-                return behind(stageName, partition, unmet);
-            }
-            awaitCommit(view, left);
         }
+    }
+
+    /** One read in progress: what it asks, its deadline, and the end offsets it probed once. */
+    private static final class Read {
+
+        final Stage stage;
+        final byte[] keyBytes;
+        final Bytes slot;
+        final int partition;
+        final CausalToken token;
+        final VectorClock claims;
+        final long deadline;
+        Map<Channel, Long> ends;
+
+        Read(Stage stage, byte[] keyBytes, int partition, CausalToken token, VectorClock claims, long deadline) {
+            this.stage = stage;
+            this.keyBytes = keyBytes;
+            this.slot = LogicRunner.foldKey(keyBytes);
+            this.partition = partition;
+            this.token = token;
+            this.claims = claims;
+            this.deadline = deadline;
+        }
+
+        long left() {
+            return deadline - System.nanoTime();
+        }
+    }
+
+    /** No view here: the owner elsewhere, or after a rest null (look again), or past the deadline no owner. */
+    private <S> StateRead<S> elsewhere(Read read) {
+        StateRead<S> owner = owner(read.stage, read.keyBytes, read.partition);
+        if (owner != null) {
+            return owner;
+        }
+        if (read.left() <= 0) {
+            return noOwner(read.stage.name(), read.partition);
+        }
+        rest(Math.min(OWNER_POLL_NANOS, read.left()));
+        return null;
+    }
+
+    /** The answer from this instance's view, or null to look again (a commit came, the view closed). */
+    private <S> StateRead<S> fromView(Read read, ReadView view) {
+        ReadView.Committed last = view.lastCommit();
+        if (last == null) {
+            return null;
+        }
+        if (read.ends == null) {
+            read.ends = endOffsets(last.snapshot().probesWanted(read.claims));
+        }
+        List<Gate.Unmet> unmet = last.snapshot().unmet(read.claims, read.ends);
+        if (!unmet.isEmpty()) {
+            if (read.left() <= 0) {
+                return behind(read.stage.name(), read.partition, unmet);
+            }
+            awaitCommit(view, read.left());
+            return null;
+        }
+        ReadView.Read r;
+        try {
+            r = view.read(read.slot, s -> query(read.stage, read.partition, s));
+        } catch (StoreUnavailable e) {
+            // the task is moving: its view closes, or the store answers again
+            if (read.left() <= 0) {
+                return noOwner(read.stage.name(), read.partition);
+            }
+            rest(Math.min(OWNER_POLL_NANOS, read.left()));
+            return null;
+        }
+        return r == null ? null : answer(read.stage, r, read.token);
     }
 
     private Stage stateful(String name) {

@@ -161,4 +161,32 @@ final class ThreadReplacements {
     Map<MetricName, Metric> metrics() {
         return Map.of(metric, metrics.metric(metric));
     }
+
+    /**
+     * {@code handler} made total. Kafka Streams calls it on the dying stream thread without a guard:
+     * whatever escapes it kills the thread without the client deciding its fate, so the client
+     * would keep running, or wait, without that thread's tasks. Every {@link Throwable} is caught,
+     * not only a {@link RuntimeException}: a handler that fails an assertion or runs out of memory
+     * leaves the client in no better state to continue.
+     */
+    static StreamsUncaughtExceptionHandler totalised(String applicationId, StreamsUncaughtExceptionHandler handler) {
+        return e -> {
+            StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse r;
+            try {
+                r = handler.handle(e);
+            } catch (Throwable failed) {
+                log.error("The uncaught-exception handler failed; application={}, exception={}; the client shuts down"
+                        + " (SHUTDOWN_CLIENT), as without a handler: make the handler return a response for every"
+                        + " throwable", applicationId, e.toString(), failed);
+                return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
+            }
+            if (r == null) {
+                log.error("The uncaught-exception handler returned null; application={}, exception={}; the client"
+                        + " shuts down (SHUTDOWN_CLIENT), as without a handler: make the handler return a response",
+                        applicationId, e.toString());
+                return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
+            }
+            return r;
+        };
+    }
 }

@@ -26,7 +26,7 @@ class UncaughtHandlerTotalityTests {
 
     private static final RuntimeException TASK_FAILURE = new IllegalStateException("task failed");
 
-    private final Logger streamsLog = (Logger) LoggerFactory.getLogger(CausalStreams.class);
+    private final Logger streamsLog = (Logger) LoggerFactory.getLogger(ThreadReplacements.class);
     private final ListAppender<ILoggingEvent> appender = new ListAppender<>();
 
     @BeforeEach
@@ -52,7 +52,7 @@ class UncaughtHandlerTotalityTests {
 
     @Test
     void handlerThatFailsAnAssertionShutsTheClientDownAndIsLogged() {
-        StreamsUncaughtExceptionHandler total = CausalStreams.totalised("shop", e -> {
+        StreamsUncaughtExceptionHandler total = ThreadReplacements.totalised("shop", e -> {
             throw new AssertionError("handler bug");
         });
 
@@ -66,7 +66,7 @@ class UncaughtHandlerTotalityTests {
 
     @Test
     void handlerThatThrowsAnErrorOfItsOwnShutsTheClientDown() {
-        StreamsUncaughtExceptionHandler total = CausalStreams.totalised("shop", e -> {
+        StreamsUncaughtExceptionHandler total = ThreadReplacements.totalised("shop", e -> {
             throw new BrokenInvariant("handler bug");
         });
 
@@ -76,7 +76,7 @@ class UncaughtHandlerTotalityTests {
 
     @Test
     void handlerThatThrowsARuntimeExceptionShutsTheClientDown() {
-        StreamsUncaughtExceptionHandler total = CausalStreams.totalised("shop", e -> {
+        StreamsUncaughtExceptionHandler total = ThreadReplacements.totalised("shop", e -> {
             throw new IllegalArgumentException("handler bug");
         });
 
@@ -86,7 +86,7 @@ class UncaughtHandlerTotalityTests {
 
     @Test
     void handlerThatAnswersNullShutsTheClientDownAndIsLogged() {
-        StreamsUncaughtExceptionHandler total = CausalStreams.totalised("shop", e -> null);
+        StreamsUncaughtExceptionHandler total = ThreadReplacements.totalised("shop", e -> null);
 
         assertThat(total.handle(TASK_FAILURE)).isEqualTo(StreamThreadExceptionResponse.SHUTDOWN_CLIENT);
         assertThat(errors()).singleElement().extracting(ILoggingEvent::getFormattedMessage).asString()
@@ -96,7 +96,7 @@ class UncaughtHandlerTotalityTests {
     @Test
     void errorFromStageCodeReachesTheHandlerWhoseAnswerIsKept() {
         List<Throwable> seen = new ArrayList<>();
-        StreamsUncaughtExceptionHandler total = CausalStreams.totalised("shop", e -> {
+        StreamsUncaughtExceptionHandler total = ThreadReplacements.totalised("shop", e -> {
             seen.add(e);
             return StreamThreadExceptionResponse.REPLACE_THREAD;
         });
