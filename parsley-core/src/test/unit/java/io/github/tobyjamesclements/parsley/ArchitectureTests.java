@@ -52,7 +52,10 @@ class ArchitectureTests {
             // failures callers act on
             "TopicAccessException",
             // poison records
-            "PoisonRecordException", "DeadLetterReport", "DeadLetterReport$LastError");
+            "PoisonRecordException", "DeadLetterReport", "DeadLetterReport$LastError",
+            // reads of fold state
+            "StateRead", "StateRead$Found", "StateRead$Absent", "StateRead$Elsewhere", "StateRead$NotReady",
+            "StateRead$Reason");
 
     /** The functional core: user logic programs against these without seeing a Kafka type. */
     static final Set<String> FUNCTIONAL_CORE = Set.of("Topic", "Codec", "Message", "Emission", "Handler", "Fold",
