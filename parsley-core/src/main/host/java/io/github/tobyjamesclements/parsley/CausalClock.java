@@ -137,11 +137,6 @@ public final class CausalClock {
         CausalHeaders.writeClock(outbound, carried == null ? clock : VectorClock.copyOf(carried).mergeMax(clock));
     }
 
-    /** STUB. @return t */
-    public synchronized CausalToken token() {
-        return Tokens.of(clock);
-    }
-
     /** Resolves a topic's id ahead of its acknowledgement, which runs on the producer's I/O thread. */
     void resolve(String topic) {
         topicId(topic);
