@@ -119,7 +119,7 @@ final class CausalProcessor implements Processor<byte[], byte[], byte[], byte[]>
                 ? context.getStateStore(Assembly.foldStore(stage)) : null;
         door = new StampingDoor(context, node, stage, catalog, channels.tickTopic, channels.tickChannel,
                 Assembly.soleSink(stage, channels.tickTopic, deadLetters != null));
-        logic = new LogicRunner(stage, channels.sources, channels.tickChannel, foldStore);
+        logic = new LogicRunner(stage, channels.sources, channels.tickChannel, foldStore, stamps);
         probes = new HighWatermarkProbes(stage.name(), node, catalog);
     }
 

@@ -57,4 +57,23 @@ final class Tokens {
         }
         return clock;
     }
+
+    /**
+     * A delivered record's token, computed only if the logic asks for it ({@link Message#token()}):
+     * the record's own coordinate and its stamp's claims. A held record owns its clock, which the
+     * node never changes once the record is queued. The record fed in this call may instead share
+     * the reader's clock, which the task's next record overwrites: its token decodes the record's
+     * {@code vc} header value when asked, an array Kafka made for this record and nothing writes.
+     * So a delivery costs the token and its source, and no clock.
+     */
+    static CausalToken delivered(HeldEntry e, StampReader stamps) {
+        VectorClock clock = e.clock();
+        Channel own = e.channel();
+        long offset = e.offset();
+        if (clock != stamps.clock()) {
+            return CausalToken.deferred(() -> of(clock, own, offset));
+        }
+        byte[] stamp = stamps.bytes();
+        return CausalToken.deferred(() -> of(ClockCodec.decodeStamp(stamp).clock(), own, offset));
+    }
 }
