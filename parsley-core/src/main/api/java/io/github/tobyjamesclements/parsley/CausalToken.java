@@ -2,7 +2,6 @@ package io.github.tobyjamesclements.parsley;
 
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
@@ -29,28 +28,23 @@ import java.util.function.ToLongFunction;
  */
 public final class CausalToken {
 
-    private static final CausalToken EMPTY = new CausalToken(List.of(), List.of());
+    private static final CausalToken EMPTY = new CausalToken(new Claims(List.of(), List.of()));
 
     static final Comparator<OffsetClaim> OFFSET_KEY = Comparator.comparing(OffsetClaim::topicId)
             .thenComparingInt(OffsetClaim::partition);
     static final Comparator<SequenceClaim> SEQUENCE_KEY = Comparator.comparing(SequenceClaim::topicId)
             .thenComparingInt(SequenceClaim::partition).thenComparing(SequenceClaim::sender);
 
-    /** Sorted by {@link #OFFSET_KEY}, one claim per key; null for a deferred token until it is computed. */
-    private final List<OffsetClaim> offsets;
-    /** Sorted by {@link #SEQUENCE_KEY}, one claim per key; null like {@link #offsets}. */
-    private final List<SequenceClaim> sequences;
-    /** A deferred token's source until first use, then the token it computed (which holds the claims). */
-    private volatile Object deferred;
+    /**
+     * The claims ({@link Claims}), or for a deferred token the {@code Supplier} that computes them:
+     * one field, so that the token the host attaches to every delivered message stays small.
+     */
+    private final Object state;
+    /** A deferred token's claims, once its source has computed them. */
+    private volatile Claims computed;
 
-    private CausalToken(List<OffsetClaim> offsets, List<SequenceClaim> sequences) {
-        this.offsets = offsets;
-        this.sequences = sequences;
-    }
-
-    private CausalToken(Supplier<CausalToken> source) {
-        this(null, null);
-        this.deferred = source;
+    private CausalToken(Object state) {
+        this.state = state;
     }
 
     /**
@@ -84,14 +78,14 @@ public final class CausalToken {
         List<OffsetClaim> o = normalised(offsetClaims, OFFSET_KEY, Comparator.comparingLong(OffsetClaim::offset));
         List<SequenceClaim> s = normalised(sequenceClaims, SEQUENCE_KEY,
                 Comparator.comparingLong(SequenceClaim::seq));
-        return o.isEmpty() && s.isEmpty() ? EMPTY : new CausalToken(o, s);
+        return o.isEmpty() && s.isEmpty() ? EMPTY : new CausalToken(new Claims(o, s));
     }
 
     /**
      * A token whose claims {@code source} computes on first use of any method, once: the host
      * attaches one to every delivered message and pays for it only if the logic asks. The source
-     * must stay valid for as long as the token lives; it runs under a lock of its own, and is
-     * dropped once it has answered.
+     * must stay valid for as long as the token lives (the token keeps it); it runs under its own
+     * lock, so concurrent first uses wait for one answer.
      */
     static CausalToken deferred(Supplier<CausalToken> source) {
         return new CausalToken(Objects.requireNonNull(source, "source"));
@@ -106,18 +100,17 @@ public final class CausalToken {
      * @throws NullPointerException if {@code other} is null
      */
     public CausalToken merge(CausalToken other) {
-        CausalToken a = claims();
-        CausalToken b = Objects.requireNonNull(other, "other").claims();
-        if (a.includes(b)) {
-            return a;
+        Objects.requireNonNull(other, "other");
+        if (includes(other)) {
+            return this;
         }
-        if (b.includes(a)) {
-            return b;
+        if (other.includes(this)) {
+            return other;
         }
-        List<OffsetClaim> o = new ArrayList<>(a.offsets);
-        o.addAll(b.offsets);
-        List<SequenceClaim> s = new ArrayList<>(a.sequences);
-        s.addAll(b.sequences);
+        List<OffsetClaim> o = new ArrayList<>(claims().offsets());
+        o.addAll(other.claims().offsets());
+        List<SequenceClaim> s = new ArrayList<>(claims().sequences());
+        s.addAll(other.claims().sequences());
         return of(o, s);
     }
 
@@ -132,10 +125,10 @@ public final class CausalToken {
      * @throws NullPointerException if {@code other} is null
      */
     public boolean includes(CausalToken other) {
-        CausalToken a = claims();
-        CausalToken b = Objects.requireNonNull(other, "other").claims();
-        return a == b || covers(a.offsets, b.offsets, OFFSET_KEY, OffsetClaim::offset)
-                && covers(a.sequences, b.sequences, SEQUENCE_KEY, SequenceClaim::seq);
+        Claims a = claims();
+        Claims b = Objects.requireNonNull(other, "other").claims();
+        return a == b || covers(a.offsets(), b.offsets(), OFFSET_KEY, OffsetClaim::offset)
+                && covers(a.sequences(), b.sequences(), SEQUENCE_KEY, SequenceClaim::seq);
     }
 
     /**
@@ -144,18 +137,17 @@ public final class CausalToken {
      * @return true for a token equal to {@link #empty()}
      */
     public boolean isEmpty() {
-        CausalToken t = claims();
-        return t.offsets.isEmpty() && t.sequences.isEmpty();
+        return claims().offsets().isEmpty() && claims().sequences().isEmpty();
     }
 
     /** The offset claims, sorted by topic id (signed {@link UUID#compareTo}) and partition; unmodifiable. */
     List<OffsetClaim> offsetClaims() {
-        return Collections.unmodifiableList(claims().offsets);
+        return claims().offsets();
     }
 
     /** The sequence claims, sorted by topic id, partition (the whole topic first) and sender; unmodifiable. */
     List<SequenceClaim> sequenceClaims() {
-        return Collections.unmodifiableList(claims().sequences);
+        return claims().sequences();
     }
 
     /**
@@ -166,13 +158,12 @@ public final class CausalToken {
      */
     @Override
     public boolean equals(Object o) {
-        return o instanceof CausalToken other && claims().offsets.equals(other.claims().offsets)
-                && claims().sequences.equals(other.claims().sequences);
+        return o instanceof CausalToken other && claims().equals(other.claims());
     }
 
     @Override
     public int hashCode() {
-        return 31 * claims().offsets.hashCode() + claims().sequences.hashCode();
+        return claims().hashCode();
     }
 
     /**
@@ -183,28 +174,24 @@ public final class CausalToken {
      */
     @Override
     public String toString() {
-        return TokenCodec.text(claims());
+        return TokenCodec.text(this);
     }
 
-    /** The token holding the claims: this one, or the one a deferred source computed (computed here on first use). */
+    /** The claims: this token's own, or those its deferred source computes here on first use. */
     @SuppressWarnings("unchecked")
-    private CausalToken claims() {
-        if (offsets != null) {
-            return this;
+    private Claims claims() {
+        if (state instanceof Claims own) {
+            return own;
         }
-        Object state = deferred;
-        if (state instanceof CausalToken computed) {
-            return computed;
+        Claims known = computed;
+        if (known != null) {
+            return known;
         }
         // the source is this token's own object, so no caller can hold its lock
         synchronized (state) {
-            Object again = deferred;
-            if (again instanceof CausalToken computed) {
-                return computed;
+            if (computed == null) {
+                computed = Objects.requireNonNull(((Supplier<CausalToken>) state).get(), "deferred token").claims();
             }
-            CausalToken computed = Objects.requireNonNull(((Supplier<CausalToken>) again).get(), "deferred token")
-                    .claims();
-            deferred = computed;
             return computed;
         }
     }
@@ -237,6 +224,10 @@ public final class CausalToken {
             }
         }
         return true;
+    }
+
+    /** Both kinds of claim, each sorted by its key with one claim per key, and unmodifiable. */
+    private record Claims(List<OffsetClaim> offsets, List<SequenceClaim> sequences) {
     }
 
     /**
