@@ -7,8 +7,8 @@ import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
  * Runs user logic on a delivery (protocol.md §12.2): decodes it with its source topic's codecs
- * into a {@link Message} carrying its own coordinate and its causal token, applies the handler or fold (reading
- * per-key state from the fold store, §10.5), and returns the step's emissions. The step's state waits
+ * into a {@link Message} carrying its own coordinate and its causal token, applies the handler or
+ * fold (reading per-key state from the fold store, §10.5), and returns the step's emissions. The step's state waits
  * in this runner and is written only by {@link #commit}, after its emissions were encoded, so a step
  * whose user code fails ({@link LogicFailure}) leaves the state as it was. One step at a time: each
  * {@link #apply} replaces what the last one left uncommitted.
