@@ -137,6 +137,16 @@ public final class CausalClock {
         CausalHeaders.writeClock(outbound, carried == null ? clock : VectorClock.copyOf(carried).mergeMax(clock));
     }
 
+    /**
+     * The causal past this clock holds now: every record it observed and everything those depend
+     * on, and every send it recorded as produced. A snapshot: later observations do not change it.
+     *
+     * @return the token, never null; empty before anything was observed or recorded
+     */
+    public synchronized CausalToken token() {
+        return Tokens.of(clock);
+    }
+
     /** Resolves a topic's id ahead of its acknowledgement, which runs on the producer's I/O thread. */
     void resolve(String topic) {
         topicId(topic);

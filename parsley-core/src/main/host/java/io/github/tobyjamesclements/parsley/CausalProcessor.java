@@ -124,7 +124,7 @@ final class CausalProcessor implements Processor<byte[], byte[], byte[], byte[]>
         door = new StampingDoor(context, node, stage, catalog, channels.tickTopic, channels.tickChannel,
                 Assembly.soleSink(stage, channels.tickTopic, deadLetters != null));
         view = foldStore == null ? null : ReadView.open(views, stage.name(), context.taskId().partition(), node);
-        logic = new LogicRunner(stage, channels.sources, channels.tickChannel, foldStore, view);
+        logic = new LogicRunner(stage, channels.sources, channels.tickChannel, foldStore, view, stamps);
         probes = new HighWatermarkProbes(stage.name(), node, catalog);
     }
 

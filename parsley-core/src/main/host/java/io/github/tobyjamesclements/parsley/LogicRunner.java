@@ -7,8 +7,8 @@ import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
  * Runs user logic on a delivery (protocol.md §12.2): decodes it with its source topic's codecs
- * into a {@link Message} carrying its own coordinate, applies the handler or fold (reading
- * per-key state from the fold store, §10.5), and returns the step's emissions. The step's state waits
+ * into a {@link Message} carrying its own coordinate and its causal token, applies the handler or
+ * fold (reading per-key state from the fold store, §10.5), and returns the step's emissions. The step's state waits
  * in this runner and is written only by {@link #commit}, after its emissions were encoded, so a step
  * whose user code fails ({@link LogicFailure}) leaves the state as it was. One step at a time: each
  * {@link #apply} replaces what the last one left uncommitted.
@@ -25,6 +25,8 @@ final class LogicRunner {
     private final KeyValueStore<Bytes, byte[]> foldStore;
     /** The fold store's committed face, told of each key's value before the step's write; null without state. */
     private final ReadView view;
+    /** The task's stamp reader, whose clock a delivery of the record fed in this call may share (Tokens#delivered). */
+    private final StampReader stamps;
     /** The channel of the last delivery and its source, compared by reference: a hash lookup per record otherwise. */
     private Channel lastChannel;
     private Stage.Source lastSource;
@@ -39,12 +41,13 @@ final class LogicRunner {
     private byte[] pendingBefore; // the slot's value the step read, which the write replaces
 
     LogicRunner(Stage stage, Map<Channel, Stage.Source> sources, Channel tickChannel,
-            KeyValueStore<Bytes, byte[]> foldStore, ReadView view) {
+            KeyValueStore<Bytes, byte[]> foldStore, ReadView view, StampReader stamps) {
         this.stage = stage;
         this.sources = sources;
         this.tickChannel = tickChannel;
         this.foldStore = foldStore;
         this.view = view;
+        this.stamps = stamps;
     }
 
     /**
@@ -67,8 +70,9 @@ final class LogicRunner {
         // guards without a capturing lambda: this runs per record
         Object key = LogicFailure.guard("key codec of topic ", t.name(), Topic::decodeKey, t, d.key());
         Object value = LogicFailure.guard("value codec of topic ", t.name(), Topic::decodeValue, t, d.value());
+        // a delivery is its HeldEntry (Delivery permits no other); the token is computed only if the logic asks
         Message<Object, Object> message = new Message<>(topic, d.channel().partition(), d.offset(), d.timestamp(),
-                key, value);
+                key, value, Tokens.delivered((HeldEntry) d, stamps));
         return source.stateful() ? run(source.logic(), true, foldKey(d.key()), message, "fold")
                 : run(source.logic(), false, null, message, "handler");
     }

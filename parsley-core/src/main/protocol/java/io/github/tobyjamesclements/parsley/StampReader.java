@@ -17,6 +17,8 @@ final class StampReader {
     private final ChannelCache channels;
     private final VectorClock clock = new VectorClock();
     private boolean stamped;
+    /** The last stamp's bytes as handed in, kept (not copied) for a reader of the stamp after the call. */
+    private byte[] bytes;
     private UUID sender;
     private long seq = -1;
     private UUID lastSender;
@@ -41,6 +43,7 @@ final class StampReader {
             throw e;
         }
         stamped = true;
+        this.bytes = bytes;
     }
 
     /**
@@ -64,6 +67,7 @@ final class StampReader {
     /** Notes a record without a stamp: no clock, no sender tag. */
     void absent() {
         stamped = false;
+        bytes = null;
         sender = null;
         seq = -1;
     }
@@ -87,6 +91,14 @@ final class StampReader {
     /** The last record's clock, or null when it carried none. */
     VectorClock clock() {
         return stamped ? clock : null;
+    }
+
+    /**
+     * The array the last record's stamp was read from, the caller's own (not a copy), or null when it
+     * carried none: what a reader of the stamp decodes once {@link #clock()} holds the next one.
+     */
+    byte[] bytes() {
+        return bytes;
     }
 
     /** The last record's sender, or null when it is untagged. */

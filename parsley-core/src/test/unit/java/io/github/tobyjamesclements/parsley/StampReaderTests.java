@@ -38,6 +38,7 @@ class StampReaderTests {
                 byte[] cut = Arrays.copyOf(bytes, bytes.length - 1);
                 assertThatThrownBy(() -> reader.read(cut)).isExactlyInstanceOf(CorruptClockException.class);
                 assertThat(reader.clock()).as("after a refused stamp").isNull();
+                assertThat(reader.bytes()).isNull();
                 assertThat(reader.sender()).isNull();
                 assertThat(reader.seq()).isEqualTo(-1);
             }
@@ -47,7 +48,10 @@ class StampReaderTests {
             assertThat(new SendStamp(reader.clock(), reader.sender(), reader.seq())).as(golden.name()).isEqualTo(alone);
             clock = clock == null ? reader.clock() : clock;
             assertThat(reader.clock()).as("one clock for every record").isSameAs(clock);
+            assertThat(reader.bytes()).as("the caller's own array, not a copy").isSameAs(bytes);
         }
+        reader.absent();
+        assertThat(reader.bytes()).isNull();
     }
 
     @Test
