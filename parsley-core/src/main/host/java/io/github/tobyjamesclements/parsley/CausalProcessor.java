@@ -140,7 +140,7 @@ final class CausalProcessor implements Processor<byte[], byte[], byte[], byte[]>
 
     private void schedule() {
         punctuators = new Punctuators(context, () -> node.held() > 0 || probes.pending(), this::sweep,
-                stage.truncationInterval(), this::truncate, this::checkTopics);
+                stage.truncationInterval(), this::truncate, this::checkTopics, view != null);
         stage.ticks().ifPresent(t -> punctuators.ticks(t.interval(), this::tick));
         punctuators.afterStep();
     }

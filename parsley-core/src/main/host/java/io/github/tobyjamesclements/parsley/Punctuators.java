@@ -17,7 +17,10 @@ import org.apache.kafka.streams.processor.api.ProcessorContext;
  * <ul>
  *   <li>the sweep runs every {@link #SWEEP_INTERVAL} only while {@code sweepWanted} says it has work
  *       (a record held, a probe wanted): the step that makes work arms it, and the first sweep that
- *       leaves none cancels it;
+ *       leaves none cancels it. A task whose state is read ({@code settles}) also sweeps after its
+ *       steps, until a sweep finds no step since the one before: its frontier then passes the
+ *       markers that end its partitions' last transactions, which only a consumer position proves
+ *       (§2), so a read waiting on an end offset (§17.2) is answered at rest too;
  *   <li>truncation runs once, {@code truncationInterval} after the first delivery since the last
  *       truncation: it narrows what the task stamps, and a task that delivers nothing sends nothing
  *       (its ticks come back to it as deliveries);
@@ -40,6 +43,8 @@ final class Punctuators {
     private final Duration truncationInterval;
     private final Runnable truncation;
     private final Runnable topicCheck;
+    private final boolean settles;
+    private boolean steppedSinceSweep;
     /** When the declared topics were last checked, on the task's clock. */
     private long checkedAt;
     /** The scheduled sweep, or null while it has no work. */
@@ -53,6 +58,13 @@ final class Punctuators {
      */
     Punctuators(ProcessorContext<?, ?> context, BooleanSupplier sweepWanted, Runnable sweep,
             Duration truncationInterval, Runnable truncation, Runnable topicCheck) {
+        this(context, sweepWanted, sweep, truncationInterval, truncation, topicCheck, false);
+    }
+
+    /** {@code settles}: the task's state is read, so it sweeps after its steps until it is at rest. */
+    Punctuators(ProcessorContext<?, ?> context, BooleanSupplier sweepWanted, Runnable sweep,
+            Duration truncationInterval, Runnable truncation, Runnable topicCheck, boolean settles) {
+        this.settles = settles;
         this.context = context;
         this.sweepWanted = sweepWanted;
         this.sweep = sweep;
@@ -69,7 +81,8 @@ final class Punctuators {
 
     /** After a step, and at init for records restored held: arms the sweep if it has work now. */
     void afterStep() {
-        if (sweeping == null && sweepWanted.getAsBoolean()) {
+        steppedSinceSweep = true;
+        if (sweeping == null && (settles || sweepWanted.getAsBoolean())) {
             sweeping = context.schedule(SWEEP_INTERVAL, PunctuationType.WALL_CLOCK_TIME, now -> sweepWhileWanted());
         }
     }
@@ -90,8 +103,10 @@ final class Punctuators {
     }
 
     private void sweepWhileWanted() {
+        boolean stepped = steppedSinceSweep;
+        steppedSinceSweep = false;
         sweep.run();
-        if (!sweepWanted.getAsBoolean()) {
+        if (!sweepWanted.getAsBoolean() && !(settles && stepped)) {
             // Cancelling from within its own punctuation is supported: Streams reschedules only uncancelled ones.
             sweeping.cancel();
             sweeping = null;

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -93,6 +94,41 @@ class StateReadIT {
                     .hasMessageContaining("Stage 'echo' keeps no state");
         } finally {
             release.countDown();
+        }
+    }
+
+    /**
+     * A whole-topic claim that no sender mark meets is met once the state's frontier passes the
+     * partition's end offset, read when the read starts (§17.2). After a transactional write that end
+     * is past the transaction's commit marker, which only a consumer position proves: a stage at rest
+     * must still sweep its positions once more, or such a read waits for the next record.
+     */
+    @Test
+    void aClaimMetOnlyByTheEndOffsetIsAnsweredAtRestAfterATransaction() throws Exception {
+        String payments = TestKafka.unique("rest-payments");
+        String out = TestKafka.unique("rest-out");
+        TestKafka.createTopic(payments, 1);
+        TestKafka.createTopic(out, 1);
+        Topic<String, String> p = Topic.of(payments, Codec.utf8(), Codec.utf8());
+        Parsley app = Parsley.named(TestKafka.unique("rest"), Stage.named("balances").state(Codec.int64(), () -> 0L)
+                .on(p, (Long total, Message<String, String> m) -> Step.of(total + Long.parseLong(m.value())))
+                .into(Topic.of(out, Codec.utf8(), Codec.utf8())).build());
+        try (CausalStreams streams = app.streams(TestKafka.streamsProps(app.applicationId(), stateDir));
+                KafkaProducer<String, String> producer = TestKafka.transactionalProducer()) {
+            streams.start();
+            TestKafka.awaitRunning(streams);
+            producer.beginTransaction();
+            RecordMetadata sent = producer.send(new ProducerRecord<>(payments, "c1", "7")).get();
+            producer.commitTransaction();
+            assertThat(streams.<Long>read("balances", "c1", tokenOf(sent), Duration.ofSeconds(30)))
+                    .isInstanceOf(StateRead.Found.class);
+            UUID topicId = CausalClock.describe(TestKafka.admin(), payments);
+            CausalToken unseenSender = CausalToken.of(List.of(),
+                    List.of(new CausalToken.SequenceClaim(topicId, -1, UUID.randomUUID(), 0)));
+
+            assertThat(streams.<Long>read("balances", "c1", unseenSender, Duration.ofSeconds(10)))
+                    .as("answered once the frontier passed the commit marker, with no record after it")
+                    .isInstanceOfSatisfying(StateRead.Found.class, f -> assertThat(f.value()).isEqualTo(7L));
         }
     }
 
