@@ -11,9 +11,11 @@ import java.util.UUID;
 
 /**
  * What a node's state reflects, taken before a commit, for reads of that state (protocol.md §17):
- * per consumed channel the frontier (every record at or below it delivered), and per consumed
- * channel and sender the delivered-sequence mark. Immutable, so a reader on another thread may
- * hold it while the node steps on.
+ * per consumed channel the frontier (every record at or below it delivered), per consumed channel
+ * and sender the delivered-sequence mark, and the ancestry of what it delivered on channels it does
+ * not consume (its channel clocks and carried ancestry there): a session that read the state saw
+ * those records' causes too, so a later read elsewhere must reflect them. Immutable, so a reader on
+ * another thread may hold it while the node steps on.
  *
  * <p>The read gate is the delivery gate without a head (§17.2): a token's claims are restricted
  * to the consumed channels, then the snapshot must dominate them. A whole-topic sequence claim is
@@ -23,16 +25,18 @@ import java.util.UUID;
 final class ReadSnapshot {
 
     /** The snapshot of a node that consumed nothing yet: it meets only claims on channels it does not consume. */
-    static final ReadSnapshot EMPTY = new ReadSnapshot(new Channel[0], new VectorClock(), Map.of());
+    static final ReadSnapshot EMPTY = new ReadSnapshot(new Channel[0], new VectorClock(), Map.of(), new VectorClock());
 
     private final Channel[] consumed;
     private final VectorClock frontier;
     private final Map<SeqKey, Long> marks;
+    private final VectorClock ancestry;
 
-    private ReadSnapshot(Channel[] consumed, VectorClock frontier, Map<SeqKey, Long> marks) {
+    private ReadSnapshot(Channel[] consumed, VectorClock frontier, Map<SeqKey, Long> marks, VectorClock ancestry) {
         this.consumed = consumed;
         this.frontier = frontier;
         this.marks = marks;
+        this.ancestry = ancestry;
     }
 
     /** A copy of what {@code state} reflects on the {@code consumed} channels. */
@@ -50,7 +54,31 @@ final class ReadSnapshot {
                 marks.put(k, m.seq());
             }
         });
-        return new ReadSnapshot(consumed.clone(), frontier, Collections.unmodifiableMap(marks));
+        return new ReadSnapshot(consumed.clone(), frontier, Collections.unmodifiableMap(marks),
+                ancestry(consumed, state));
+    }
+
+    /**
+     * The claims of the channel clocks and carried ancestry that the frontier and marks do not
+     * make: those on channels the node does not consume, and whole-topic claims. On consumed
+     * channels the frontier and marks say exactly what was delivered; the clocks there may hold
+     * claims of records still held, which the state does not reflect.
+     */
+    private static VectorClock ancestry(Channel[] consumed, NodeState state) {
+        VectorClock all = state.carried();
+        state.channelClocks().values().forEach(all::mergeMax);
+        VectorClock out = new VectorClock();
+        all.offsets().forEach((c, n) -> {
+            if (!Gate.consumes(consumed, c)) {
+                out.raiseOffset(c, n);
+            }
+        });
+        all.seqs().forEach((k, s) -> {
+            if (!Gate.consumes(consumed, k.channel())) {
+                out.advanceSeq(k, s);
+            }
+        });
+        return out;
     }
 
     /** The frontier on {@code c}, or {@link VectorClock#NOTHING}. */
@@ -58,9 +86,12 @@ final class ReadSnapshot {
         return frontier.offset(c);
     }
 
-    /** The claims this state meets: its frontiers as offset claims and its marks as sequence claims. */
+    /**
+     * The claims of what this state reflects, the token of a read answered from it: its frontiers
+     * as offset claims, its marks as sequence claims, and the ancestry of its records elsewhere.
+     */
     VectorClock reflects() {
-        VectorClock out = VectorClock.copyOf(frontier);
+        VectorClock out = VectorClock.copyOf(ancestry).mergeMax(frontier);
         marks.forEach(out::advanceSeq);
         return out;
     }
