@@ -23,9 +23,12 @@ import org.slf4j.LoggerFactory;
  * folds orders and payments and re-keys notes over every partition of {@code notes}; stage
  * {@code audit} (one node per partition) folds notes and writes a ledger. Both stages are readable:
  * their commits take two steps (the pre-commit persist prepares the snapshot, the commit publishes
- * it), and they crash idle, mid-step and between the two. Client sessions take tokens from their
- * own writes, from records they see (payments, notes, ledger) and from their reads' answers, and
- * read both stages' nodes through the read gate of each node's last commit.
+ * it), they crash idle, mid-step and between the two, and they truncate; half the audit nodes lag.
+ * Half the seeds bound stamps to one byte, so every sequence claim is coarsened to a whole-topic
+ * claim (§6.7); half run retention. Client sessions take tokens from records they see and from
+ * their reads' answers, and read through the read gate of each node's last commit: one also takes
+ * its writes' tokens and reads every node, the other follows notes across partitions and reads the
+ * audit nodes (a note's whole-topic claim names its sender's notes on the other partitions).
  *
  * <p>Every answered read is judged by the oracle, never by a clock: its value (the set of records
  * the node's committed fold reflects) holds every committed record of the token's true past on the
@@ -46,7 +49,7 @@ class ReadSimTests {
         int partitions = 1 + shape.nextInt(3);
         int notes = 2 + shape.nextInt(3);
         w.topic("orders", partitions).topic("payments", partitions).topic("notes", notes).topic("ledger", 1);
-        if (shape.nextInt(3) == 0) {
+        if (shape.nextBoolean()) {
             // every stamp with a sequence claim is coarsened: whole-topic claims everywhere (§6.7)
             w.maxStampBytes(1);
         }
@@ -58,19 +61,26 @@ class ReadSimTests {
         SimProducer payments = w.producer("Y").writes("payments").observes("orders").records(6 + shape.nextInt(10))
                 .transactions(1 + shape.nextInt(2), 100).build();
         List<SimNode> readable = new ArrayList<>();
+        List<SimNode> audits = new ArrayList<>();
         for (int i = 0; i < partitions; i++) {
             readable.add(w.node("balances-" + i).consumes("orders", i).consumes("payments", i)
                     .route("notes", 600, true).slow(shape.nextBoolean() ? "orders" : "payments")
                     .crashes(1 + shape.nextInt(4)).truncations(shape.nextInt(3)).readable().build());
         }
         for (int i = 0; i < notes; i++) {
-            readable.add(w.node("audit-" + i).consumes("notes", i).route("ledger", 500)
-                    .crashes(shape.nextInt(4)).truncations(shape.nextInt(3)).readable().build());
+            SimNode.Builder audit = w.node("audit-" + i).consumes("notes", i).route("ledger", 500)
+                    .crashes(shape.nextInt(4)).truncations(shape.nextInt(3)).readable();
+            if (shape.nextBoolean()) {
+                // lags on its partition: a token's whole-topic claim on notes names records it has not delivered
+                audit.slow("notes");
+            }
+            audits.add(audit.build());
         }
-        for (int r = 0; r < 2; r++) {
-            w.reader("client-" + r).reads(readable).writesThrough(orders, payments).sees("payments", "notes", "ledger")
-                    .actions(20 + shape.nextInt(25)).build();
-        }
+        readable.addAll(audits);
+        w.reader("client-0").reads(readable).writesThrough(orders, payments).sees("payments", "notes", "ledger")
+                .actions(20 + shape.nextInt(25)).build();
+        // follows notes across partitions: a note's whole-topic claim names its sender's notes elsewhere
+        w.reader("client-1").reads(audits).sees("notes").actions(20 + shape.nextInt(25)).build();
         return w;
     }
 
