@@ -91,6 +91,15 @@ interface Fault {
     }
 
     /**
+     * Whether the position advances of a readable node's sweep reach a published snapshot: the honest
+     * host commits after a sweep (as Kafka Streams commits after a punctuation), so a frontier raised
+     * past trailing markers is published, and a read's whole-topic claim can be met by it (§17.2).
+     */
+    default boolean publishesSweeps() {
+        return true;
+    }
+
+    /**
      * Whether a read returns the state as the store holds it now, uncommitted writes included; the
      * honest host returns the value of the commit whose snapshot answered the read (§17.1).
      */

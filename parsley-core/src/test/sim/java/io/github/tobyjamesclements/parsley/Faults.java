@@ -533,6 +533,24 @@ final class Faults {
         }
     };
 
+    /**
+     * A readable node's sweeps never reach a published snapshot: its frontier passes the trailing
+     * markers of its partitions in memory only, until the next record's commit. This is the Streams
+     * host at rest (it sweeps only while a record is held or a probe pending), and a read whose
+     * whole-topic claim no mark meets waits for new traffic.
+     */
+    static final Fault SWEEPS_NEVER_PUBLISHED = new Fault() {
+        @Override
+        public String name() {
+            return "read snapshot never passes trailing markers (no commit after a sweep)";
+        }
+
+        @Override
+        public boolean publishesSweeps() {
+            return false;
+        }
+    };
+
     /** Tokens merged by the pointwise minimum where both name a key: a merge can lower a claim. */
     static final Fault TOKEN_MERGE_KEEPS_MIN = new Fault() {
         @Override
@@ -602,7 +620,7 @@ final class Faults {
                 PROBE_BEFORE_ARRIVAL, PROBE_IGNORES_QUEUE, DROP_OWN_WHOLE_TOPIC_CLAIM, DROP_CLAIM_UNDER_LOWER_WHOLE_TOPIC,
                 PROBES_NEVER_ANSWERED, COARSENING_DROPS_CLAIMS, COARSENING_ONE_BELOW, READ_SKIPS_RESTRICTION,
                 READ_DROPS_WHOLE_TOPIC_CLAIMS, SNAPSHOT_PUBLISHED_AT_PRE_COMMIT, READ_OF_STORE_VALUE,
-                TOKEN_MERGE_KEEPS_MIN, TOKEN_MERGE_DROPS_KEYS);
+                SWEEPS_NEVER_PUBLISHED, TOKEN_MERGE_KEEPS_MIN, TOKEN_MERGE_DROPS_KEYS);
     }
 
     // Seams -------------------------------------------------------------------------------------

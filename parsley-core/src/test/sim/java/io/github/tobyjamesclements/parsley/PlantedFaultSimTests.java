@@ -105,6 +105,7 @@ class PlantedFaultSimTests {
                 plant(Faults.READ_DROPS_WHOLE_TOPIC_CLAIMS, ReadSimTests.class, ReadSimTests.READS),
                 plant(Faults.SNAPSHOT_PUBLISHED_AT_PRE_COMMIT, ReadSimTests.class, ReadSimTests.READS),
                 plant(Faults.READ_OF_STORE_VALUE, ReadSimTests.class, ReadSimTests.READS),
+                plant(Faults.SWEEPS_NEVER_PUBLISHED, ReadSimTests.class, ReadSimTests.READS),
                 plant(Faults.TOKEN_MERGE_KEEPS_MIN, ReadSimTests.class, ReadSimTests.READS),
                 plant(Faults.TOKEN_MERGE_DROPS_KEYS, ReadSimTests.class, ReadSimTests.READS));
     }

@@ -547,7 +547,7 @@ final class SimNode {
             handle(out);
             // like Kafka Streams after a punctuation, a readable node commits after a sweep, so the
             // frontier it raised past trailing markers reaches a published snapshot (protocol.md §17)
-            dirty |= view != null;
+            dirty |= view != null && world.fault().publishesSweeps();
         }
         dirty |= store.dirty() || node.state().unpersisted();
     }
