@@ -11,6 +11,7 @@ import static io.github.tobyjamesclements.parsley.NodeRig.tagged;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -61,5 +62,22 @@ class ReadSnapshotTests {
         assertThat(snapshot.unmet(clock().advanceTo(X, 40).advanceTo(C, 0), Map.of())).isEmpty();
         assertThat(snapshot.unmet(clock().advanceTo(X, 40).advanceTo(C, 1), Map.of()))
                 .extracting(Gate.Unmet::channel).containsExactly(C);
+    }
+
+    @Test
+    void aSequenceClaimNoMarkMeetsIsMetByAFrontierPastTheEndOffsetReadAfterTheToken() {
+        // a stage that joined C after sender U's records there (a later deployment, from the log
+        // end): it never delivers them, so it has no mark of U, only a frontier past them
+        CausalNode node = rig.committed(C, 5).committed(D, 0).start();
+        // the token of a read of another stage that delivered U's record with sequence 3 on C
+        VectorClock token = clock().advanceTo(C, 4).advanceSeq(seq(C, U), 3);
+
+        ReadSnapshot snapshot = node.readSnapshot();
+
+        assertThat(snapshot.probesWanted(token)).isEqualTo(Set.of(C));
+        assertThat(snapshot.unmet(token, Map.of(C, 5L))).isEmpty();
+        // an end offset above the frontier: what U sent may still be coming
+        assertThat(snapshot.unmet(token, Map.of(C, 7L))).extracting(Gate.Unmet::sender).containsExactly(U);
+        assertThat(snapshot.unmet(token, Map.of())).extracting(Gate.Unmet::sender).containsExactly(U);
     }
 }
