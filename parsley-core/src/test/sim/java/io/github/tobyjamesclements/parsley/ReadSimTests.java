@@ -28,7 +28,9 @@ import org.slf4j.LoggerFactory;
  * claim (§6.7); half run retention. Client sessions take tokens from records they see and from
  * their reads' answers, and read through the read gate of each node's last commit: one also takes
  * its writes' tokens and reads every node, the other follows notes across partitions and reads the
- * audit nodes (a note's whole-topic claim names its sender's notes on the other partitions).
+ * audit nodes (a note's whole-topic claim names its sender's notes on the other partitions). On
+ * half the seeds a third audit stage joins notes' first partition late, from the log end, as a
+ * stage added to a running application would after retention.
  *
  * <p>Every answered read is judged by the oracle, never by a clock: its value (the set of records
  * the node's committed fold reflects) holds every committed record of the token's true past on the
@@ -75,6 +77,13 @@ class ReadSimTests {
                 audit.slow("notes");
             }
             audits.add(audit.build());
+        }
+        if (shape.nextBoolean()) {
+            // a stage added later, reading notes from the log end: it never delivers the records
+            // before its start, so a token must name them by offset (its frontier starts past them)
+            int after = 2 + shape.nextInt(7);
+            audits.add(w.node("late-audit").consumes("notes", 0).startAt(SimNode.StartAt.LATEST)
+                    .startWhen(x -> orders.sent() >= after).crashes(shape.nextInt(2)).readable().build());
         }
         readable.addAll(audits);
         w.reader("client-0").reads(readable).writesThrough(orders, payments).sees("payments", "notes", "ledger")
