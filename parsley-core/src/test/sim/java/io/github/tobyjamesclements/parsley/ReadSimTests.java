@@ -122,7 +122,8 @@ class ReadSimTests {
                 SimStats.Counter.READS_COVERING_PAST, SimStats.Counter.READ_RECORDS_CHECKED,
                 SimStats.Counter.READS_AFTER_RESTART, SimStats.Counter.READS_IN_COMMIT_WINDOW,
                 SimStats.Counter.READS_WITH_WHOLE_TOPIC_CLAIMS, SimStats.Counter.READS_CLAIMING_UNCONSUMED,
-                SimStats.Counter.READS_ACROSS_NODES, SimStats.Counter.CRASHES_BEFORE_COMMIT,
+                SimStats.Counter.READS_ACROSS_NODES, SimStats.Counter.READS_DECIDED_BY_END_OFFSETS,
+                SimStats.Counter.CRASHES_BEFORE_COMMIT,
                 SimStats.Counter.CRASHES_MID_STEP, SimStats.Counter.RETENTION_ADVANCES,
                 SimStats.Counter.TRUNCATIONS)) {
             assertThat(s.get(c)).as("counter %s", c).isPositive();

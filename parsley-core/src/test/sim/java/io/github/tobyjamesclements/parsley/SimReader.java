@@ -176,6 +176,9 @@ final class SimReader {
         world.onRead(new Read(name, n, VectorClock.copyOf(t), (BitSet) p.clone(), value,
                 before == null ? null : before.value()));
         world.stats().add(SimStats.Counter.READS_ANSWERED);
+        if (!ends.isEmpty()) {
+            world.stats().add(SimStats.Counter.READS_DECIDED_BY_END_OFFSETS);
+        }
         token = world.fault().mergeTokens(t, commit.snapshot().reflects());
         past = (BitSet) p.clone();
         for (int id = value.nextSetBit(0); id >= 0; id = value.nextSetBit(id + 1)) {

@@ -84,7 +84,9 @@ final class SimStats {
         /** Reads whose token held claims on channels the node does not consume. */
         READS_CLAIMING_UNCONSUMED,
         /** Answered reads in a session that had already read another node. */
-        READS_ACROSS_NODES
+        READS_ACROSS_NODES,
+        /** Answered reads with a sequence claim no mark met, decided by an end offset read at the read. */
+        READS_DECIDED_BY_END_OFFSETS
     }
 
     /** The counters the anti-vacuity check requires to be non-zero across the default run. */
