@@ -332,12 +332,12 @@ final class SimNode {
     }
 
     /**
-     * The pre-commit hook of a readable node: the node's buffered state is written and the snapshot
-     * of what it reflects prepared; the commit follows as a step of its own, which a crash may
-     * precede (protocol.md §17.1).
+     * The pre-commit hook of a readable node: the snapshot of what its state reflects is prepared;
+     * the commit follows as a step of its own, which a crash may precede (protocol.md §17.1). The
+     * node's buffered state is written at the commit step, through the installed fault's
+     * {@link Fault#commitStore} as every host's is: nothing changes it in between.
      */
     private void preCommit() {
-        node.persist();
         view.prepare(node.readSnapshot());
         preCommitted = true;
     }
