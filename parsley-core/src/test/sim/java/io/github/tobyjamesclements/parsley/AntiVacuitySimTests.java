@@ -11,8 +11,10 @@ import org.slf4j.LoggerFactory;
 /**
  * Anti-vacuity (style.md rule 14): across the default run the simulator must have delivered, held,
  * cascaded, crashed mid-step, aborted, bridged markers, folded remembered positions after a drain,
- * truncated, kept claims on a topic a sweeping stage cannot see, changed scope and normalised
- * sequence claims; a zero means the suite proved less than it claims. Ordered last, it sums what
+ * truncated, kept claims on a topic a sweeping stage cannot see, changed scope, normalised
+ * sequence claims, crashed between a pre-commit and its commit, and answered, refused and re-read
+ * (after restarts, and while a commit was pending) reads of committed state whose token's past the
+ * state had to reflect; a zero means the suite proved less than it claims. Ordered last, it sums what
  * the family classes recorded in this JVM; a scenario that did not run here (a single class was
  * selected) is sampled over its first seeds instead.
  */

@@ -1,13 +1,15 @@
 package io.github.tobyjamesclements.parsley;
 
+import java.util.List;
 import java.util.Map;
 
 /**
  * A planted fault, installed on a {@link SimWorld} as a strategy (style.md rule 12). The defaults
  * are the honest protocol and the honest host; a fault overrides one decision: how nodes are built
  * (a protocol fault gives the node {@link NodeSeams}), what a crash does to the staged store (H3),
- * when a consumer position is reported (H2), which partition a send is stamped for (H4), or where a
- * dead letter is written.
+ * when a consumer position is reported (H2), which partition a send is stamped for (H4), where a
+ * dead letter is written, or, for reads of a stage's state (protocol.md §17), the read gate, when a
+ * commit's snapshot becomes readable, which value a read returns and how a client merges tokens.
  * {@link Faults} holds the catalogue.
  */
 interface Fault {
@@ -64,5 +66,44 @@ interface Fault {
     /** The channel the host stamps for: the concrete destination, partitioned first (H4). */
     default Channel stampChannel(Channel destination, int partitionCount) {
         return destination;
+    }
+
+    /**
+     * The read gate (protocol.md §17.2): the claims of {@code token} on the consumed channels that
+     * the committed {@code snapshot} does not meet, with {@code endOffsets} read after the token was
+     * made; empty when the read may be answered.
+     */
+    default List<Gate.Unmet> readGate(ReadSnapshot snapshot, VectorClock token, Map<Channel, Long> endOffsets) {
+        return snapshot.unmet(token, endOffsets);
+    }
+
+    /** A client's merge of two tokens (a session token and what it saw or read): the pointwise maximum. */
+    default VectorClock mergeTokens(VectorClock a, VectorClock b) {
+        return VectorClock.copyOf(a).mergeMax(b);
+    }
+
+    /**
+     * Whether the host makes a snapshot readable when it prepares it at the pre-commit persist; the
+     * honest host does only when the commit succeeds (protocol.md §17.1).
+     */
+    default boolean publishesAtPrepare() {
+        return false;
+    }
+
+    /**
+     * Whether the position advances of a readable node's sweep reach a published snapshot: the honest
+     * host commits after a sweep (as Kafka Streams commits after a punctuation), so a frontier raised
+     * past trailing markers is published, and a read's whole-topic claim can be met by it (§17.2).
+     */
+    default boolean publishesSweeps() {
+        return true;
+    }
+
+    /**
+     * Whether a read returns the state as the store holds it now, uncommitted writes included; the
+     * honest host returns the value of the commit whose snapshot answered the read (§17.1).
+     */
+    default boolean readsStoreValue() {
+        return false;
     }
 }

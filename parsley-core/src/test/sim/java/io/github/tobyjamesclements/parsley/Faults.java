@@ -450,6 +450,163 @@ final class Faults {
         }
     };
 
+    // Read faults (protocol.md §17) -------------------------------------------------------------
+
+    /**
+     * The read gate without its restriction: every claim of the token must be met by the snapshot,
+     * on channels the node does not consume too, where it has no frontier or mark. A token that
+     * names anything the node does not consume is never answered.
+     */
+    static final Fault READ_SKIPS_RESTRICTION = new Fault() {
+        @Override
+        public String name() {
+            return "read gate skips the restriction to consumed channels";
+        }
+
+        @Override
+        public List<Gate.Unmet> readGate(ReadSnapshot snapshot, VectorClock token, Map<Channel, Long> endOffsets) {
+            List<Gate.Unmet> out = new ArrayList<>(snapshot.unmet(token, endOffsets));
+            for (int i = 0; i < token.offsetCount(); i++) {
+                long local = snapshot.frontier(token.channel(i));
+                if (local < token.offsetAt(i)) {
+                    out.add(new Gate.Unmet(HeldRecord.Diagnosis.NOT_FETCHED, token.channel(i), null,
+                            token.offsetAt(i), local));
+                }
+            }
+            VectorClock has = snapshot.reflects();
+            for (int i = 0; i < token.seqCount(); i++) {
+                SeqKey k = token.seqKey(i);
+                if (has.seq(k) < token.seqAt(i)) {
+                    out.add(new Gate.Unmet(HeldRecord.Diagnosis.SENDER_UNSEEN, k.channel(), k.sender(),
+                            token.seqAt(i), has.seq(k)));
+                }
+            }
+            return out;
+        }
+    };
+
+    /**
+     * The read gate restricts too much: it keeps a claim only when its channel is a consumed one, so
+     * a whole-topic claim (keyed by the topic, never consumed) is dropped with the unconsumed ones.
+     */
+    static final Fault READ_DROPS_WHOLE_TOPIC_CLAIMS = new Fault() {
+        @Override
+        public String name() {
+            return "read gate drops whole-topic claims as unconsumed";
+        }
+
+        @Override
+        public List<Gate.Unmet> readGate(ReadSnapshot snapshot, VectorClock token, Map<Channel, Long> endOffsets) {
+            VectorClock restricted = VectorClock.copyOf(token);
+            for (SeqKey k : token.seqs().keySet()) {
+                if (k.channel().isWholeTopic()) {
+                    restricted.removeSeq(k);
+                }
+            }
+            return snapshot.unmet(restricted, endOffsets);
+        }
+    };
+
+    /** §17.1 broken: the snapshot prepared at the pre-commit persist is readable before the commit. */
+    static final Fault SNAPSHOT_PUBLISHED_AT_PRE_COMMIT = new Fault() {
+        @Override
+        public String name() {
+            return "read snapshot published at the pre-commit, not at the commit";
+        }
+
+        @Override
+        public boolean publishesAtPrepare() {
+            return true;
+        }
+    };
+
+    /** §17.1 broken: a read returns the store's value now, not the value at the last commit. */
+    static final Fault READ_OF_STORE_VALUE = new Fault() {
+        @Override
+        public String name() {
+            return "read returns the store's uncommitted value";
+        }
+
+        @Override
+        public boolean readsStoreValue() {
+            return true;
+        }
+    };
+
+    /**
+     * A readable node's sweeps never reach a published snapshot: its frontier passes the trailing
+     * markers of its partitions in memory only, until the next record's commit. This is the Streams
+     * host at rest (it sweeps only while a record is held or a probe pending), and a read whose
+     * whole-topic claim no mark meets waits for new traffic.
+     */
+    static final Fault SWEEPS_NEVER_PUBLISHED = new Fault() {
+        @Override
+        public String name() {
+            return "read snapshot never passes trailing markers (no commit after a sweep)";
+        }
+
+        @Override
+        public boolean publishesSweeps() {
+            return false;
+        }
+    };
+
+    /** Tokens merged by the pointwise minimum where both name a key: a merge can lower a claim. */
+    static final Fault TOKEN_MERGE_KEEPS_MIN = new Fault() {
+        @Override
+        public String name() {
+            return "token merge keeps the lower of two claims";
+        }
+
+        @Override
+        public VectorClock mergeTokens(VectorClock a, VectorClock b) {
+            VectorClock out = new VectorClock();
+            a.offsets().forEach((c, n) -> {
+                long other = b.offset(c);
+                out.raiseOffset(c, other == VectorClock.NOTHING ? n : Math.min(n, other));
+            });
+            b.offsets().forEach((c, n) -> {
+                if (a.offset(c) == VectorClock.NOTHING) {
+                    out.raiseOffset(c, n);
+                }
+            });
+            a.seqs().forEach((k, n) -> {
+                long other = b.seq(k);
+                out.advanceSeq(k, other == VectorClock.NOTHING ? n : Math.min(n, other));
+            });
+            b.seqs().forEach((k, n) -> {
+                if (a.seq(k) == VectorClock.NOTHING) {
+                    out.advanceSeq(k, n);
+                }
+            });
+            return out;
+        }
+    };
+
+    /** Tokens merged by keeping only the first token's keys: what the second adds is dropped. */
+    static final Fault TOKEN_MERGE_DROPS_KEYS = new Fault() {
+        @Override
+        public String name() {
+            return "token merge drops the keys only the second token names";
+        }
+
+        @Override
+        public VectorClock mergeTokens(VectorClock a, VectorClock b) {
+            VectorClock out = VectorClock.copyOf(a);
+            a.offsets().keySet().forEach(c -> {
+                if (b.offset(c) != VectorClock.NOTHING) {
+                    out.raiseOffset(c, b.offset(c));
+                }
+            });
+            a.seqs().keySet().forEach(k -> {
+                if (b.seq(k) != VectorClock.NOTHING) {
+                    out.advanceSeq(k, b.seq(k));
+                }
+            });
+            return out;
+        }
+    };
+
     /** Every planted fault, in the order of {@code docs/verification.md}. */
     static List<Fault> all() {
         return List.of(EAGER_DELIVERY, COMMIT_STORE_ON_CRASH, DROP_POSITION_ADVANCES, FOLD_AT_DELIVERY,
@@ -461,7 +618,9 @@ final class Faults {
                 SEQUENCE_CEILING_OFF_BY_ONE, DERIVE_IGNORING_HOLD_QUEUE, NO_SEED_FLOOR, REMOVED_INPUT_CARRIED_AT_FLOOR,
                 PERSIST_AFTER_COMMIT, STALE_STAMP_CLOCKS, ARRIVAL_PAST_HELD, WHOLE_TOPIC_CLAIM_PASSED,
                 PROBE_BEFORE_ARRIVAL, PROBE_IGNORES_QUEUE, DROP_OWN_WHOLE_TOPIC_CLAIM, DROP_CLAIM_UNDER_LOWER_WHOLE_TOPIC,
-                PROBES_NEVER_ANSWERED, COARSENING_DROPS_CLAIMS, COARSENING_ONE_BELOW);
+                PROBES_NEVER_ANSWERED, COARSENING_DROPS_CLAIMS, COARSENING_ONE_BELOW, READ_SKIPS_RESTRICTION,
+                READ_DROPS_WHOLE_TOPIC_CLAIMS, SNAPSHOT_PUBLISHED_AT_PRE_COMMIT, READ_OF_STORE_VALUE,
+                SWEEPS_NEVER_PUBLISHED, TOKEN_MERGE_KEEPS_MIN, TOKEN_MERGE_DROPS_KEYS);
     }
 
     // Seams -------------------------------------------------------------------------------------

@@ -2,7 +2,7 @@ package io.github.tobyjamesclements.parsley;
 
 /**
  * A safety obligation judged while the world runs (protocol.md §14.1): at every delivery, at every
- * stamp, or after every scheduler step. Implementations are small, one per obligation, and are
+ * stamp, at every answered read, or after every scheduler step. Implementations are small, one per obligation, and are
  * registered by {@link Obligations#invariants()}; they throw {@link SimViolation}.
  */
 interface Invariant {
@@ -23,6 +23,10 @@ interface Invariant {
 
     /** Judges a stamp the node produced for a send to {@code destination}. */
     default void onSend(SimWorld world, SimNode node, Channel destination, SendStamp stamp) {
+    }
+
+    /** Judges a read the read gate answered (protocol.md §17), before the session takes its answer. */
+    default void onRead(SimWorld world, SimReader.Read read) {
     }
 
     /** Judges the world after a step taken by {@code actor} (null for a world action). */

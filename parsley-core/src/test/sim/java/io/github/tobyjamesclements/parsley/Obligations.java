@@ -4,6 +4,7 @@ import java.util.Arrays;
 import java.util.BitSet;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * The single factory of the simulator's obligations (protocol.md §14.1, §14.3 V1-V7), so no world
@@ -16,12 +17,13 @@ final class Obligations {
 
     static List<Invariant> invariants() {
         return List.of(new KnownRecord(), new NoDuplicate(), new ChannelFifo(), new CausalDelivery(),
-                new StampNamesAppendedOffsets(), new ContiguousFrontier(), new PoisonOnly(), new AtOrAboveBaseline());
+                new StampNamesAppendedOffsets(), new ContiguousFrontier(), new PoisonOnly(), new AtOrAboveBaseline(),
+                new ReadCoversTokenPast(), new MonotonicReads(), new ReadsNeverRolledBack());
     }
 
     static List<Validation> validations() {
         return List.of(new TransactionsResolved(), new NothingHeld(), new Completeness(),
-                new DeadLettersExactlyOnce());
+                new DeadLettersExactlyOnce(), new ReadsAnswered());
     }
 
     /** A delivered record must be a committed business record, delivered at its own coordinate. */
@@ -296,6 +298,114 @@ final class Obligations {
                         }
                     }
                 }
+            }
+        }
+    }
+
+    // Reads of committed state (protocol.md §17) -----------------------------------------------------
+
+    /**
+     * A read the gate answers reflects the token's true past on the channels the node consumes: every
+     * committed record of that past on a consumed channel, at or above the node's baseline there (and
+     * not dead-lettered by it), is in the value read. The past is the oracle's, never a clock's.
+     */
+    static final class ReadCoversTokenPast implements Invariant {
+        @Override
+        public void onRead(SimWorld world, SimReader.Read r) {
+            BitSet required = required(world.oracle(), r.node().name, r.past());
+            if (!required.isEmpty()) {
+                world.stats().add(SimStats.Counter.READS_COVERING_PAST);
+                world.stats().add(SimStats.Counter.READ_RECORDS_CHECKED, required.cardinality());
+            }
+            required.andNot(r.value());
+            if (!required.isEmpty()) {
+                throw new SimViolation("STALE READ", "session=" + r.session() + " read node=" + r.node().name
+                        + " whose value misses " + world.oracle().fact(required.nextSetBit(0)) + " of the token's"
+                        + " true past (" + required.cardinality() + " such records); token=" + r.token());
+            }
+        }
+
+        /** The records of {@code past} that a state of {@code node} answering a read must reflect. */
+        static BitSet required(Oracle oracle, String node, BitSet past) {
+            Oracle.Actor a = oracle.actor(node);
+            BitSet out = new BitSet();
+            for (int i = past.nextSetBit(0); i >= 0; i = past.nextSetBit(i + 1)) {
+                Oracle.Fact f = oracle.fact(i);
+                if (f.status != Oracle.Status.COMMITTED || !a.consumed.contains(f.channel)
+                        || a.working.deadLettered.get(i)) {
+                    continue;
+                }
+                Long base = a.working.baselines.get(f.channel);
+                if (base != null && f.offset >= base) {
+                    out.set(i);
+                }
+            }
+            return out;
+        }
+    }
+
+    /**
+     * Monotonic reads: in one session, an answered read of a node reflects every record an earlier
+     * answered read of it reflected, across crashes and restarts of the node.
+     */
+    static final class MonotonicReads implements Invariant {
+        @Override
+        public void onRead(SimWorld world, SimReader.Read r) {
+            if (r.previous() == null) {
+                return;
+            }
+            BitSet lost = (BitSet) r.previous().clone();
+            lost.andNot(r.value());
+            if (!lost.isEmpty()) {
+                throw new SimViolation("NON-MONOTONIC READ", "session=" + r.session() + " read node=" + r.node().name
+                        + " without " + world.oracle().fact(lost.nextSetBit(0)) + ", which its earlier read there"
+                        + " reflected (" + lost.cardinality() + " such records)");
+            }
+        }
+    }
+
+    /**
+     * Reads are of committed state: every record a value read reflects was delivered in a committed
+     * transaction of the node ({@code UNCOMMITTED READ}), and is still reflected by the node's
+     * durable state after every later crash and restart ({@code ROLLED BACK READ}).
+     */
+    static final class ReadsNeverRolledBack implements Invariant {
+        private final Map<String, BitSet> promised = new TreeMap<>();
+
+        @Override
+        public void onRead(SimWorld world, SimReader.Read r) {
+            BitSet uncommitted = (BitSet) r.value().clone();
+            uncommitted.andNot(world.oracle().actor(r.node().name).committed.delivered);
+            if (!uncommitted.isEmpty()) {
+                throw new SimViolation("UNCOMMITTED READ", "session=" + r.session() + " read node=" + r.node().name
+                        + " reflecting " + world.oracle().fact(uncommitted.nextSetBit(0)) + ", not delivered in a"
+                        + " committed transaction (" + uncommitted.cardinality() + " such records)");
+            }
+            promised.computeIfAbsent(r.node().name, n -> new BitSet()).or(r.value());
+        }
+
+        @Override
+        public void afterStep(SimWorld world, SimNode actor) {
+            BitSet kept = actor == null ? null : promised.get(actor.name);
+            if (kept == null || !actor.up()) {
+                return;
+            }
+            BitSet lost = (BitSet) kept.clone();
+            lost.andNot(actor.readView().committedValue());
+            if (!lost.isEmpty()) {
+                throw new SimViolation("ROLLED BACK READ", "node=" + actor.name + " restarted without "
+                        + world.oracle().fact(lost.nextSetBit(0)) + ", which an answered read reflected ("
+                        + lost.cardinality() + " such records)");
+            }
+        }
+    }
+
+    /** Reads are live: once the world drained, every read not answered is answered when retried. */
+    static final class ReadsAnswered implements Validation {
+        @Override
+        public void validate(SimWorld world) {
+            for (SimReader r : world.readers()) {
+                r.retryAtDrain();
             }
         }
     }

@@ -99,7 +99,15 @@ class PlantedFaultSimTests {
                 plant(Faults.DROP_POSITION_ADVANCES, RekeyingDiamondSimTests.class, RekeyingDiamondSimTests.DIAMOND),
                 // the stamp's bound
                 plant(Faults.COARSENING_DROPS_CLAIMS, BoundedStampSimTests.class, BoundedStampSimTests.BOUNDED_CHAIN),
-                plant(Faults.COARSENING_ONE_BELOW, BoundedStampSimTests.class, BoundedStampSimTests.BOUNDED_CHAIN));
+                plant(Faults.COARSENING_ONE_BELOW, BoundedStampSimTests.class, BoundedStampSimTests.BOUNDED_CHAIN),
+                // reads of committed state (issue 46)
+                plant(Faults.READ_SKIPS_RESTRICTION, ReadSimTests.class, ReadSimTests.READS),
+                plant(Faults.READ_DROPS_WHOLE_TOPIC_CLAIMS, ReadSimTests.class, ReadSimTests.READS),
+                plant(Faults.SNAPSHOT_PUBLISHED_AT_PRE_COMMIT, ReadSimTests.class, ReadSimTests.READS),
+                plant(Faults.READ_OF_STORE_VALUE, ReadSimTests.class, ReadSimTests.READS),
+                plant(Faults.SWEEPS_NEVER_PUBLISHED, ReadSimTests.class, ReadSimTests.READS),
+                plant(Faults.TOKEN_MERGE_KEEPS_MIN, ReadSimTests.class, ReadSimTests.READS),
+                plant(Faults.TOKEN_MERGE_DROPS_KEYS, ReadSimTests.class, ReadSimTests.READS));
     }
 
     private static Arguments plant(Fault fault, Class<?> family, Scenario scenario) {

@@ -43,6 +43,7 @@ final class SimCatalogue {
                 new Entry(DeadLetterSimTests.class, DeadLetterSimTests.HELD_POISON),
                 new Entry(FanOutSimTests.class, FanOutSimTests.FAN_OUT),
                 new Entry(WideRekeyingChainSimTests.class, WideRekeyingChainSimTests.WIDE_CHAIN),
-                new Entry(RekeyingDiamondSimTests.class, RekeyingDiamondSimTests.DIAMOND));
+                new Entry(RekeyingDiamondSimTests.class, RekeyingDiamondSimTests.DIAMOND),
+                new Entry(ReadSimTests.class, ReadSimTests.READS));
     }
 }

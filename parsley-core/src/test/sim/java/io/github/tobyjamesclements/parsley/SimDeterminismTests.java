@@ -54,4 +54,18 @@ class SimDeterminismTests {
             assertThat(b.stats().asMap()).as("seed=%d", seed).isEqualTo(a.stats().asMap());
         }
     }
+
+    @Test
+    void aWorldWithReadsIsDeterministicToo() {
+        for (long seed : new long[] {4, 94}) {
+            SimWorld a = ReadSimTests.world(seed, Fault.NONE);
+            SimWorld b = ReadSimTests.world(seed, Fault.NONE);
+            a.runToDrain();
+            b.runToDrain();
+            assertThat(a.trace()).as("seed=%d", seed).hasSizeGreaterThan(50);
+            assertThat(b.trace()).as("seed=%d", seed).containsExactlyElementsOf(a.trace());
+            assertThat(b.stats().asMap()).as("seed=%d", seed).isEqualTo(a.stats().asMap());
+            assertThat(a.stats().get(SimStats.Counter.READS_ANSWERED)).as("seed=%d", seed).isPositive();
+        }
+    }
 }

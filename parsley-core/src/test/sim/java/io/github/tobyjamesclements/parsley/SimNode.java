@@ -110,6 +110,10 @@ final class SimNode {
     private final TreeMap<String, byte[]> committedStore = new TreeMap<>();
     /** The task this node shares with other stages (fan-out), or null when it runs alone. */
     private final SimTask task;
+    /** The read view of a stateful node whose state clients read (protocol.md §17), or null. */
+    private final SimReadView view;
+    /** A readable node between its pre-commit persist and its commit: it only commits or crashes. */
+    private boolean preCommitted;
     private int holds;
     /** This incarnation's reader of record stamps: every record's clock in one reused clock, as a task reads them. */
     private StampReader stamps;
@@ -151,6 +155,7 @@ final class SimNode {
         this.crashHolding = b.crashHolding;
         this.truncationBudget = b.truncations;
         this.task = b.task;
+        this.view = b.readable ? new SimReadView(b.world.fault()) : null;
         if (task != null) {
             task.add(this);
         }
@@ -173,6 +178,14 @@ final class SimNode {
     }
 
     private void upActions(List<SimWorld.Action> out) {
+        if (preCommitted) {
+            // between the pre-commit hook and commitTransaction the stream thread does nothing else
+            out.add(action(() -> "commit", 3, this::commit));
+            if (crashBudget > 0) {
+                out.add(action(() -> "crash-before-commit", 1, () -> crash(SimStats.Counter.CRASHES_BEFORE_COMMIT)));
+            }
+            return;
+        }
         boolean anyBuffered = false;
         for (Channel c : declaration().consumed()) {
             ArrayDeque<SimBroker.Fetched> buffer = buffers.get(c);
@@ -195,7 +208,8 @@ final class SimNode {
             out.add(action(() -> "probe answer " + probing.peek().partition(), 3, this::answerProbe));
         }
         if (dirty) {
-            out.add(action(() -> "commit", 3, this::commit));
+            out.add(view == null ? action(() -> "commit", 3, this::commit)
+                    : action(() -> "pre-commit", 3, this::preCommit));
         }
         if (crashBudget > 0 && node.held() >= crashHolding) {
             out.add(action(() -> "crash-idle", 1, () -> crash(SimStats.Counter.CRASHES_IDLE)));
@@ -275,6 +289,9 @@ final class SimNode {
         stamps = new StampReader(new ChannelCache());
         status = Status.UP;
         incarnations++;
+        if (view != null) {
+            view.open(node.readSnapshot(), incarnations);
+        }
         sendsThisIncarnation = 0;
         txn = null;
         dirty = true;
@@ -314,7 +331,21 @@ final class SimNode {
         return hidden.isEmpty() ? all : new SimHiddenTopics(all, hidden, world.broker()::name);
     }
 
+    /**
+     * The pre-commit hook of a readable node: the snapshot of what its state reflects is prepared;
+     * the commit follows as a step of its own, which a crash may precede (protocol.md §17.1). The
+     * node's buffered state is written at the commit step, through the installed fault's
+     * {@link Fault#commitStore} as every host's is: nothing changes it in between.
+     */
+    private void preCommit() {
+        view.prepare(node.readSnapshot());
+        preCommitted = true;
+    }
+
     private void commit() {
+        if (view != null && !preCommitted) {
+            preCommit();
+        }
         if (task != null) {
             task.commit();
             return;
@@ -336,6 +367,10 @@ final class SimNode {
         }
         world.oracle().commit(name);
         dirty = false;
+        if (view != null) {
+            view.committed();
+            preCommitted = false;
+        }
     }
 
     private void crash(SimStats.Counter kind) {
@@ -364,6 +399,10 @@ final class SimNode {
         store = null;
         status = Status.DOWN;
         dirty = false;
+        if (view != null) {
+            view.close();
+            preCommitted = false;
+        }
     }
 
     /** Crashes the node outside the scheduler's budget (a scripted event). */
@@ -506,6 +545,9 @@ final class SimNode {
                 rememberedAdvances.put(c, position);
             }
             handle(out);
+            // like Kafka Streams after a punctuation, a readable node commits after a sweep, so the
+            // frontier it raised past trailing markers reaches a published snapshot (protocol.md §17)
+            dirty |= view != null && world.fault().publishesSweeps();
         }
         dirty |= store.dirty() || node.state().unpersisted();
     }
@@ -597,6 +639,9 @@ final class SimNode {
                 continue;
             }
             world.oracle().delivered(name, d.channel(), d.offset(), id);
+            if (view != null) {
+                view.folded(id);
+            }
             world.stats().add(SimStats.Counter.DELIVERIES);
             int hop = SimWorld.hopOf(d.value());
             if (hop >= maxHops) {
@@ -733,6 +778,16 @@ final class SimNode {
         return status == Status.UP;
     }
 
+    /** The read view of a readable node, or null. */
+    SimReadView readView() {
+        return view;
+    }
+
+    /** Whether a readable node is between its pre-commit persist and its commit. */
+    boolean inCommitWindow() {
+        return preCommitted;
+    }
+
     /** The running node, or null while down. */
     CausalNode causalNode() {
         return node;
@@ -860,6 +915,7 @@ final class SimNode {
         private int failPermille;
         private final SortedSet<UUID> hidden = new TreeSet<>();
         private SimTask task;
+        private boolean readable;
 
         private Builder(SimWorld world, String name) {
             this.world = world;
@@ -964,6 +1020,15 @@ final class SimNode {
             return this;
         }
 
+        /**
+         * A stateful stage whose committed state clients read (protocol.md §17): the host keeps a
+         * read view, and its commits take two steps (the pre-commit persist, then the commit).
+         */
+        Builder readable() {
+            this.readable = true;
+            return this;
+        }
+
         Builder maxHops(int hops) {
             this.maxHops = hops;
             return this;
@@ -1004,6 +1069,9 @@ final class SimNode {
             }
             if (deadLetters != null) {
                 requireVisible(world.broker().id(deadLetters));
+            }
+            if (readable && task != null) {
+                throw new IllegalArgumentException("A simulated readable node runs alone; node=" + name);
             }
             if (deadLetters != null && task != null) {
                 throw new IllegalArgumentException("A simulated node in a shared task has no dead letters of its own;"

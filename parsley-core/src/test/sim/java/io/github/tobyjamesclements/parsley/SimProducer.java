@@ -175,6 +175,14 @@ final class SimProducer {
         return sent;
     }
 
+    /**
+     * The producer's token ({@code CausalClock.token()}): everything its clock observed and every
+     * send it recorded as produced, a copy.
+     */
+    VectorClock token() {
+        return VectorClock.copyOf(clock);
+    }
+
     /** The lowest observed position (retention must not pass a plain consumer either), or null. */
     Long retentionFloor(Channel c) {
         return observePosition.get(c);

@@ -60,7 +60,33 @@ final class SimStats {
         /** Of those, the ones where the sender had sent to the consumed partition before: a mark below the claim. */
         CLAIMS_ABOVE_A_LOWER_MARK,
         /** Re-keying families: records held on arrival by nodes that consume two channels or more. */
-        HOLDS_AT_CROSS_PARTITION_READERS
+        HOLDS_AT_CROSS_PARTITION_READERS,
+        /** A readable node crashed between its pre-commit persist and its commit. */
+        CRASHES_BEFORE_COMMIT,
+        /** Reads of a node's committed state that the read gate answered (protocol.md §17). */
+        READS_ANSWERED,
+        /** Reads the gate did not answer: the committed state had not met the token's claims. */
+        READS_UNMET,
+        /** Reads that found no readable state: the node was down, or not started. */
+        READS_NO_OWNER,
+        /** Reads retried once the world drained, each with the token it was first tried with. */
+        READS_RETRIED_AT_DRAIN,
+        /** Answered reads whose token's true past held a committed record on a channel the node consumes. */
+        READS_COVERING_PAST,
+        /** The records of such pasts, each checked to be in the value read. */
+        READ_RECORDS_CHECKED,
+        /** Answered reads of a node that restarted since the session's last answered read of it. */
+        READS_AFTER_RESTART,
+        /** Reads while the node was between its pre-commit persist and its commit. */
+        READS_IN_COMMIT_WINDOW,
+        /** Reads whose token held a whole-topic claim on a topic the node consumes. */
+        READS_WITH_WHOLE_TOPIC_CLAIMS,
+        /** Reads whose token held claims on channels the node does not consume. */
+        READS_CLAIMING_UNCONSUMED,
+        /** Answered reads in a session that had already read another node. */
+        READS_ACROSS_NODES,
+        /** Answered reads with a sequence claim no mark met, decided by an end offset read at the read. */
+        READS_DECIDED_BY_END_OFFSETS
     }
 
     /** The counters the anti-vacuity check requires to be non-zero across the default run. */
@@ -73,7 +99,9 @@ final class SimStats {
         Counter.RESTORED_SENDER_SWITCHES, Counter.WHOLE_TOPIC_CLAIMS, Counter.PROBE_RELEASES,
         Counter.REKEYED_SENDS_CROSSING_PARTITIONS,
         Counter.SENDER_ORDER_PAIRS_ACROSS_PARTITIONS, Counter.CAUSAL_PAIRS_ACROSS_HOPS, Counter.CLAIMS_ON_IDLE_PARTITIONS,
-        Counter.CLAIMS_ABOVE_A_LOWER_MARK, Counter.HOLDS_AT_CROSS_PARTITION_READERS
+        Counter.CLAIMS_ABOVE_A_LOWER_MARK, Counter.HOLDS_AT_CROSS_PARTITION_READERS,
+        Counter.CRASHES_BEFORE_COMMIT, Counter.READS_ANSWERED, Counter.READS_UNMET, Counter.READS_COVERING_PAST,
+        Counter.READS_AFTER_RESTART, Counter.READS_IN_COMMIT_WINDOW
     };
 
     private final EnumMap<Counter, Long> counts = new EnumMap<>(Counter.class);

@@ -55,6 +55,7 @@ final class SimWorld {
     private final List<SimNode> nodes = new ArrayList<>();
     private final List<SimProducer> producers = new ArrayList<>();
     private final List<SimTask> tasks = new ArrayList<>();
+    private final List<SimReader> readers = new ArrayList<>();
     private final List<Scripted> scripted = new ArrayList<>();
     private final TreeMap<Long, Poison> poison = new TreeMap<>();
     private int stepBudget = 20_000;
@@ -103,6 +104,11 @@ final class SimWorld {
         return SimProducer.builder(this, name);
     }
 
+    /** A client session reading readable nodes' committed state (protocol.md §17). */
+    SimReader.Builder reader(String name) {
+        return SimReader.builder(this, name);
+    }
+
     /** Bounds every stage node's stamps (protocol.md §10.2): stamps above {@code bytes} are coarsened. */
     SimWorld maxStampBytes(int bytes) {
         this.maxStampBytes = bytes;
@@ -149,6 +155,10 @@ final class SimWorld {
 
     void add(SimProducer p) {
         producers.add(p);
+    }
+
+    void add(SimReader r) {
+        readers.add(r);
     }
 
     /** A fresh random stream for one component, split from the seed. */
@@ -216,6 +226,9 @@ final class SimWorld {
         for (SimTask t : tasks) {
             t.actions(out);
         }
+        for (SimReader r : readers) {
+            r.actions(out);
+        }
         for (int i = 0; i < scripted.size(); i++) {
             Scripted s = scripted.get(i);
             if (s.when().test(this)) {
@@ -280,6 +293,13 @@ final class SimWorld {
         }
     }
 
+    /** Judges an answered read by every invariant. */
+    void onRead(SimReader.Read read) {
+        for (Invariant i : invariants) {
+            i.onRead(this, read);
+        }
+    }
+
     void trace(String line) {
         if (keepTrace) {
             trace.add(line);
@@ -310,6 +330,10 @@ final class SimWorld {
 
     List<SimProducer> producers() {
         return producers;
+    }
+
+    List<SimReader> readers() {
+        return readers;
     }
 
     List<String> trace() {
