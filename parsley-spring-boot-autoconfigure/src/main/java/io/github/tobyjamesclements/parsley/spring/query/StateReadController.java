@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.convert.DurationStyle;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -23,7 +24,8 @@ import org.springframework.web.util.UriComponentsBuilder;
  * an unknown stage or a stage that keeps no state; 400 for a token, wait or key that is not valid;
  * 503 with {@code Retry-After} when the state did not reflect the token within the wait or no
  * instance owns the key now. Every answer but 200 is an RFC 9457 problem detail. A read of a key
- * that another instance owns is forwarded to it once. A read blocks its request thread for at most
+ * that another instance owns is forwarded to it once, with the client's {@code Authorization}
+ * header, so the owner authorizes the same caller. A read blocks its request thread for at most
  * its wait.
  */
 @RestController
@@ -73,6 +75,7 @@ public class StateReadController {
      * @param token the token the state must reflect, may be null for none
      * @param forwardedBy the instance that forwarded this read, null for a client's read
      * @param wait how long to wait for the state to reflect the token, null for the default
+     * @param authorization the client's credentials, passed on to the owner when the read is forwarded
      * @param here the request's address up to its context path
      * @return the answer
      */
@@ -80,7 +83,9 @@ public class StateReadController {
     public ResponseEntity<?> read(@PathVariable("stage") String stage, @PathVariable("key") String key,
             @RequestHeader(name = TOKEN_HEADER, required = false) @Nullable String token,
             @RequestHeader(name = FORWARDED_HEADER, required = false) @Nullable String forwardedBy,
-            @RequestParam(name = "wait", required = false) @Nullable String wait, UriComponentsBuilder here) {
+            @RequestParam(name = "wait", required = false) @Nullable String wait,
+            @RequestHeader(name = HttpHeaders.AUTHORIZATION, required = false) @Nullable String authorization,
+            UriComponentsBuilder here) {
         long start = System.nanoTime();
         if (!keys.has(stage)) {
             return StateProblems.unknownStage(stage, keys.stages());
@@ -123,8 +128,8 @@ public class StateReadController {
                         + " (a rebalance); retry with the same token");
             }
             Duration left = waitFor.minusNanos(System.nanoTime() - start);
-            return forwarder.forward(here, elsewhere.host(), elsewhere.port(), stage, key, token,
-                    left.isNegative() ? Duration.ZERO : left);
+            return forwarder.forward(here, new StateReadForwarder.Owner(elsewhere.host(), elsewhere.port()), stage, key,
+                    token, left.isNegative() ? Duration.ZERO : left, authorization);
         }
         return StateProblems.notReady(stage, key, (StateRead.NotReady<Object>) r);
     }

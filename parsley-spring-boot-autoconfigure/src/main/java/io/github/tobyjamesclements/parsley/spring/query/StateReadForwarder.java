@@ -15,7 +15,8 @@ import org.springframework.web.util.UriComponentsBuilder;
 
 /**
  * Forwards a read to the instance that owns its key, over HTTP with the JDK's client, and relays
- * the owner's answer. The forwarded request carries the token, the wait that is left and the
+ * the owner's answer. The forwarded request carries the token, the wait that is left, the client's
+ * {@code Authorization} header and the
  * {@value StateReadController#FORWARDED_HEADER} header, so the owner never forwards it again.
  * Thread-safe.
  */
@@ -54,10 +55,11 @@ public final class StateReadForwarder {
      * Asks the owner and relays its answer, or answers 503 when it cannot be reached in time.
      *
      * @param here the request's own address up to its context path, to which the owner's address is given
+     * @param authorization the client's {@code Authorization} header, passed on as it is; may be null
      */
-    ResponseEntity<?> forward(UriComponentsBuilder here, String host, int port, String stage, String key,
-            @Nullable String token, Duration wait) {
-        URI uri = here.scheme(scheme).host(host).port(port).path(StateReadController.PATH)
+    ResponseEntity<?> forward(UriComponentsBuilder here, Owner owner, String stage, String key,
+            @Nullable String token, Duration wait, @Nullable String authorization) {
+        URI uri = here.scheme(scheme).host(owner.host()).port(owner.port()).path(StateReadController.PATH)
                 .replaceQuery(null).queryParam("wait", wait.toMillis() + "ms").encode().buildAndExpand(stage, key)
                 .toUri();
         HttpRequest.Builder request = HttpRequest.newBuilder(uri).GET().timeout(wait.plus(timeout))
@@ -66,7 +68,9 @@ public final class StateReadForwarder {
         if (token != null && !token.isBlank()) {
             request.header(StateReadController.TOKEN_HEADER, token.trim());
         }
-        String owner = host + ":" + port;
+        if (authorization != null) {
+            request.header(HttpHeaders.AUTHORIZATION, authorization);
+        }
         HttpResponse<byte[]> answer;
         try {
             answer = http.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
@@ -79,10 +83,19 @@ public final class StateReadForwarder {
             return StateProblems.noOwner(stage, key, "Interrupted while forwarding the read to " + owner);
         }
         ResponseEntity.BodyBuilder relayed = ResponseEntity.status(answer.statusCode())
-                .header(StateReadController.FORWARDED_TO_HEADER, owner);
+                .header(StateReadController.FORWARDED_TO_HEADER, owner.toString());
         for (String name : RELAYED) {
             answer.headers().firstValue(name).ifPresent(value -> relayed.header(name, value));
         }
         return relayed.body(answer.body());
+    }
+
+    /** The instance that owns a key: its {@code application.server}. */
+    record Owner(String host, int port) {
+
+        @Override
+        public String toString() {
+            return host + ":" + port;
+        }
     }
 }

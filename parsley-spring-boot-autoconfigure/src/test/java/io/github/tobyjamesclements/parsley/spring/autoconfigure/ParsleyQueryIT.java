@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.github.tobyjamesclements.parsley.CausalClock;
 import io.github.tobyjamesclements.parsley.CausalStreams;
 import io.github.tobyjamesclements.parsley.CausalToken;
+import io.github.tobyjamesclements.parsley.docs.reads.ReadsSecurity;
 import io.github.tobyjamesclements.parsley.spring.query.StateReadController;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -14,6 +15,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -34,6 +36,13 @@ import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Bean;
+import org.springframework.security.config.annotation.web.configuration.EnableWebSecurity;
+import org.springframework.security.core.userdetails.User;
+import org.springframework.security.core.userdetails.UserDetailsService;
+import org.springframework.security.crypto.factory.PasswordEncoderFactories;
+import org.springframework.security.crypto.password.PasswordEncoder;
+import org.springframework.security.provisioning.InMemoryUserDetailsManager;
 import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
 import org.springframework.test.util.TestSocketUtils;
 import tools.jackson.databind.JsonNode;
@@ -44,7 +53,9 @@ import tools.jackson.databind.json.JsonMapper;
  * (same application id, their own ports and state) on the in-JVM broker, with the topics of
  * {@link ReadsApplication} in two partitions, so that each key has one owner and a read through the
  * other instance is forwarded. The instances advertise {@code server.address} and
- * {@code server.port}, as the auto-configuration derives {@code application.server}.
+ * {@code server.port}, as the auto-configuration derives {@code application.server}, and secure
+ * the endpoint as docs/spring-boot.md shows ({@link ReadsSecurity}): a forwarded read passes on
+ * the client's credentials.
  */
 class ParsleyQueryIT {
 
@@ -97,7 +108,8 @@ class ParsleyQueryIT {
 
     private static Instance start(String name) {
         int port = TestSocketUtils.findAvailableTcpPort();
-        ConfigurableApplicationContext context = new SpringApplicationBuilder(ReadsApplication.class)
+        ConfigurableApplicationContext context = new SpringApplicationBuilder(ReadsApplication.class,
+                ReadsSecurity.class, Users.class)
                 .web(WebApplicationType.SERVLET)
                 .properties("spring.application.name=reads", "server.address=127.0.0.1", "server.port=" + port,
                         "spring.kafka.bootstrap-servers=" + broker.getBrokersAsString(),
@@ -229,7 +241,8 @@ class ParsleyQueryIT {
     void aForwardedReadIsNeverForwardedAgain() throws Exception {
         Instance other = instances.get(0) == owner("hop") ? instances.get(1) : instances.get(0);
         HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + other.port()
-                + "/parsley/state/totals/hop")).header(StateReadController.FORWARDED_HEADER, "127.0.0.1:1").build(),
+                + "/parsley/state/totals/hop")).header(StateReadController.FORWARDED_HEADER, "127.0.0.1:1")
+                .header("Authorization", basic("reader")).build(),
                 HttpResponse.BodyHandlers.ofString());
         assertThat(r.statusCode()).isEqualTo(503);
         assertThat(r.headers().firstValue("Retry-After")).contains("1");
@@ -240,9 +253,25 @@ class ParsleyQueryIT {
                 "127.0.0.1:" + owner("hop").port());
     }
 
+    @Test
+    void aReadWithoutCredentialsIsRefusedAsTheDocsSecureIt() throws Exception {
+        HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+                + instances.get(0).port() + "/parsley/state/totals/c1")).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(r.statusCode()).isEqualTo(401);
+        HttpResponse<String> forbidden = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+                + instances.get(0).port() + "/parsley/state/totals/c1")).header("Authorization", basic("clerk"))
+                .build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(forbidden.statusCode()).isEqualTo(403);
+    }
+
+    private static String basic(String user) {
+        return "Basic " + Base64.getEncoder().encodeToString((user + ":secret").getBytes(StandardCharsets.UTF_8));
+    }
+
     private static HttpResponse<String> get(Instance via, String path, String token, String wait) throws Exception {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + via.port() + path
-                + (wait == null ? "" : "?wait=" + wait))).timeout(Duration.ofSeconds(40));
+                + (wait == null ? "" : "?wait=" + wait))).timeout(Duration.ofSeconds(40))
+                .header("Authorization", basic("reader"));
         if (token != null) {
             b.header(StateReadController.TOKEN_HEADER, token);
         }
@@ -285,5 +314,18 @@ class ParsleyQueryIT {
     private static Instance owner(String key) {
         int p = partition(key);
         return instances.stream().filter(i -> i.amountsPartitions().contains(p)).findFirst().orElseThrow();
+    }
+
+    /** Spring Boot's security starter would enable web security; Spring Security alone needs it said. */
+    @EnableWebSecurity
+    static class Users {
+
+        @Bean
+        UserDetailsService users() {
+            PasswordEncoder encoder = PasswordEncoderFactories.createDelegatingPasswordEncoder();
+            return new InMemoryUserDetailsManager(
+                    User.withUsername("reader").password(encoder.encode("secret")).roles("STATE_READER").build(),
+                    User.withUsername("clerk").password(encoder.encode("secret")).roles("CLERK").build());
+        }
     }
 }

@@ -8,15 +8,14 @@ import io.github.tobyjamesclements.parsley.spring.CausalFold;
 import io.github.tobyjamesclements.parsley.spring.CausalHandler;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 
 /**
  * The application of the reads tests: the {@code totals} fold of {@link TestShop} (String keys), a
  * {@code visits} fold over Long keys and a stateless {@code audit} stage. Its classes carry no
- * stereotype annotation, so component scanning never picks them up.
+ * stereotype annotation, not even {@code @Configuration}, so the component scanning of other tests'
+ * applications never picks them up; as a primary source it is a configuration all the same.
  */
-@Configuration(proxyBeanMethods = false)
 @EnableAutoConfiguration
 @Import({TestShop.Totals.class, ReadsApplication.Visits.class, ReadsApplication.Audit.class})
 class ReadsApplication {
