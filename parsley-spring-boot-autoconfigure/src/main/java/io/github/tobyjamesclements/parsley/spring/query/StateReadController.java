@@ -112,6 +112,16 @@ public class StateReadController {
             return StateProblems.badKey(stage, key, e.getMessage());
         }
         StateRead<Object> r = streams.read(stage, typed, claims, waitFor);
+        if (r instanceof StateRead.Elsewhere<Object> elsewhere) {
+            Duration left = waitFor.minusNanos(System.nanoTime() - start);
+            return elsewhere(elsewhere, stage, key, token, forwardedBy, left.isNegative() ? Duration.ZERO : left,
+                    authorization, here);
+        }
+        return answer(r, stage, key);
+    }
+
+    /** The answer of a read this instance could give. */
+    private static ResponseEntity<?> answer(StateRead<Object> r, String stage, String key) {
         if (r instanceof StateRead.Found<Object> found) {
             return ResponseEntity.ok().header(TOKEN_HEADER, found.token().toString())
                     .contentType(MediaType.APPLICATION_JSON)
@@ -120,18 +130,21 @@ public class StateReadController {
         if (r instanceof StateRead.Absent<Object> absent) {
             return StateProblems.absent(stage, key, absent.token());
         }
-        if (r instanceof StateRead.Elsewhere<Object> elsewhere) {
-            if (forwardedBy != null) {
-                return StateProblems.noOwner(stage, key, "This instance (" + forwarder.self() + ") got the read"
-                        + " forwarded by " + forwardedBy + " as the owner of the key, but the owner is "
-                        + elsewhere.host() + ":" + elsewhere.port() + " now: the key's partition is moving"
-                        + " (a rebalance); retry with the same token");
-            }
-            Duration left = waitFor.minusNanos(System.nanoTime() - start);
-            return forwarder.forward(here, new StateReadForwarder.Owner(elsewhere.host(), elsewhere.port()), stage, key,
-                    token, left.isNegative() ? Duration.ZERO : left, authorization);
-        }
         return StateProblems.notReady(stage, key, (StateRead.NotReady<Object>) r);
+    }
+
+    /** Forwards a read of a key another instance owns, unless it was forwarded here already. */
+    private ResponseEntity<?> elsewhere(StateRead.Elsewhere<Object> owner, String stage, String key,
+            @Nullable String token, @Nullable String forwardedBy, Duration left, @Nullable String authorization,
+            UriComponentsBuilder here) {
+        if (forwardedBy != null) {
+            return StateProblems.noOwner(stage, key, "This instance (" + forwarder.self() + ") got the read"
+                    + " forwarded by " + forwardedBy + " as the owner of the key, but the owner is "
+                    + owner.host() + ":" + owner.port() + " now: the key's partition is moving"
+                    + " (a rebalance); retry with the same token");
+        }
+        return forwarder.forward(here, new StateReadForwarder.Owner(owner.host(), owner.port()), stage, key, token,
+                left, authorization);
     }
 
     private Duration waitOf(@Nullable String wait) {
