@@ -25,6 +25,8 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 import org.springframework.core.env.Environment;
+import org.springframework.web.servlet.function.RouterFunction;
+import org.springframework.web.servlet.function.ServerResponse;
 
 /**
  * Auto-configuration for reads of stateful stages' state over HTTP ({@code parsley.query.enabled}):
@@ -47,7 +49,13 @@ public final class ParsleyQueryAutoConfiguration {
     ParsleyQueryAutoConfiguration() {
     }
 
+    /**
+     * The endpoint. Like the configuration below, it repeats the switch: an application whose
+     * component scan covers this package (its own package is a parent of it) would otherwise
+     * register it as a configuration of its own, outside this class's conditions.
+     */
     @Configuration(proxyBeanMethods = false)
+    @ConditionalOnBooleanProperty("parsley.query.enabled")
     @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
     @ConditionalOnClass(name = WebReadsConfiguration.DISPATCHER_SERVLET)
     static class WebReadsConfiguration {
@@ -70,6 +78,12 @@ public final class ParsleyQueryAutoConfiguration {
             AdvertisedServer advertised = AdvertisedServer.resolve(query, environment);
             return new StateReadController(streams, keys, query.getWait(), query.getMaxWait(),
                     new StateReadForwarder(advertised.scheme(), advertised.endpoint(), query.getForwardTimeout()));
+        }
+
+        @Bean
+        @ConditionalOnMissingBean(name = "parsleyStateReadRoutes")
+        RouterFunction<ServerResponse> parsleyStateReadRoutes(StateReadController controller) {
+            return controller.routes();
         }
 
         /**
@@ -112,6 +126,7 @@ public final class ParsleyQueryAutoConfiguration {
     }
 
     @Configuration(proxyBeanMethods = false)
+    @ConditionalOnBooleanProperty("parsley.query.enabled")
     @Conditional(NotServletMvc.class)
     static class WithoutWebServerConfiguration {
 

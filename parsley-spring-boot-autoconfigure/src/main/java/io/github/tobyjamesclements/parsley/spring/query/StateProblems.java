@@ -9,7 +9,8 @@ import java.util.Map;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ProblemDetail;
-import org.springframework.http.ResponseEntity;
+import org.springframework.http.MediaType;
+import org.springframework.web.servlet.function.ServerResponse;
 
 /**
  * The answers of the reads endpoint that carry no value, as RFC 9457 problem details: a title, a
@@ -24,50 +25,50 @@ final class StateProblems {
     private StateProblems() {
     }
 
-    static ResponseEntity<ProblemDetail> absent(String stage, String key, CausalToken token) {
+    static ServerResponse absent(String stage, String key, CausalToken token) {
         ProblemDetail p = problem(HttpStatus.NOT_FOUND, "No state", "Stage '" + stage + "' has no state for key '"
                 + key + "': no record with this key was delivered to it, or its fold removed the state");
         p.setProperty("stage", stage);
         p.setProperty("key", key);
         p.setProperty("token", token.toString());
-        return ResponseEntity.status(HttpStatus.NOT_FOUND).header(StateReadController.TOKEN_HEADER, token.toString())
-                .body(p);
+        return ServerResponse.status(HttpStatus.NOT_FOUND).header(StateReadController.TOKEN_HEADER, token.toString())
+                .contentType(MediaType.APPLICATION_PROBLEM_JSON).body(p);
     }
 
-    static ResponseEntity<ProblemDetail> unknownStage(String stage, List<String> stages) {
+    static ServerResponse unknownStage(String stage, List<String> stages) {
         ProblemDetail p = problem(HttpStatus.NOT_FOUND, "Unknown stage", "No stage is named '" + stage
                 + "'; the stages are " + stages);
         p.setProperty("stage", stage);
-        return ResponseEntity.status(HttpStatus.NOT_FOUND).body(p);
+        return respond(p);
     }
 
-    static ResponseEntity<ProblemDetail> stateless(String stage, List<String> stateful) {
+    static ServerResponse stateless(String stage, List<String> stateful) {
         ProblemDetail p = problem(HttpStatus.NOT_FOUND, "Stage keeps no state", "Stage '" + stage
                 + "' keeps no state: only a stage with a fold (@CausalFold) has state to read; the stateful stages"
                 + " are " + stateful);
         p.setProperty("stage", stage);
-        return ResponseEntity.status(HttpStatus.NOT_FOUND).body(p);
+        return respond(p);
     }
 
-    static ResponseEntity<ProblemDetail> badToken(String token, String why) {
-        return ResponseEntity.badRequest().body(problem(HttpStatus.BAD_REQUEST, "Invalid token", "The "
+    static ServerResponse badToken(String why) {
+        return respond(problem(HttpStatus.BAD_REQUEST, "Invalid token", "The "
                 + StateReadController.TOKEN_HEADER + " header is not a token this application issued: " + why
                 + "; send the token of a read's answer or of a send as it was given, or no header"));
     }
 
-    static ResponseEntity<ProblemDetail> badWait(String wait, String why) {
-        return ResponseEntity.badRequest().body(problem(HttpStatus.BAD_REQUEST, "Invalid wait", "Parameter 'wait'"
+    static ServerResponse badWait(String wait, String why) {
+        return respond(problem(HttpStatus.BAD_REQUEST, "Invalid wait", "Parameter 'wait'"
                 + " is '" + wait + "', " + why + "; give a duration such as 200ms, 5s or PT5S"));
     }
 
-    static ResponseEntity<ProblemDetail> badKey(String stage, String key, String why) {
+    static ServerResponse badKey(String stage, String key, String why) {
         ProblemDetail p = problem(HttpStatus.BAD_REQUEST, "Invalid key", why);
         p.setProperty("stage", stage);
         p.setProperty("key", key);
-        return ResponseEntity.badRequest().body(p);
+        return respond(p);
     }
 
-    static ResponseEntity<ProblemDetail> notReady(String stage, String key, StateRead.NotReady<?> r) {
+    static ServerResponse notReady(String stage, String key, StateRead.NotReady<?> r) {
         boolean behind = r.reason() == StateRead.Reason.BEHIND;
         ProblemDetail p = problem(HttpStatus.SERVICE_UNAVAILABLE, behind ? "State behind the token"
                 : "No owner", r.detail());
@@ -81,7 +82,7 @@ final class StateProblems {
     }
 
     /** No instance can answer now: the owner moved, or could not be reached; worth a retry. */
-    static ResponseEntity<ProblemDetail> noOwner(String stage, String key, String detail) {
+    static ServerResponse noOwner(String stage, String key, String detail) {
         ProblemDetail p = problem(HttpStatus.SERVICE_UNAVAILABLE, "No owner", detail);
         p.setProperty("stage", stage);
         p.setProperty("key", key);
@@ -89,9 +90,14 @@ final class StateProblems {
         return unavailable(p);
     }
 
-    private static ResponseEntity<ProblemDetail> unavailable(ProblemDetail p) {
-        return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE)
-                .header(HttpHeaders.RETRY_AFTER, RETRY_AFTER_SECONDS).body(p);
+    private static ServerResponse unavailable(ProblemDetail p) {
+        return ServerResponse.status(HttpStatus.SERVICE_UNAVAILABLE)
+                .header(HttpHeaders.RETRY_AFTER, RETRY_AFTER_SECONDS).contentType(MediaType.APPLICATION_PROBLEM_JSON)
+                .body(p);
+    }
+
+    private static ServerResponse respond(ProblemDetail p) {
+        return ServerResponse.status(p.getStatus()).contentType(MediaType.APPLICATION_PROBLEM_JSON).body(p);
     }
 
     private static Map<String, Object> claim(HeldRecord.UnmetClaim c) {

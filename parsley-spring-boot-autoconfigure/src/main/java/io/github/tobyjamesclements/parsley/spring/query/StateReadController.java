@@ -9,13 +9,10 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.boot.convert.DurationStyle;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
-import org.springframework.http.ResponseEntity;
-import org.springframework.web.bind.annotation.GetMapping;
-import org.springframework.web.bind.annotation.PathVariable;
-import org.springframework.web.bind.annotation.RequestHeader;
-import org.springframework.web.bind.annotation.RequestParam;
-import org.springframework.web.bind.annotation.RestController;
-import org.springframework.web.util.UriComponentsBuilder;
+import org.springframework.web.servlet.function.RouterFunction;
+import org.springframework.web.servlet.function.RouterFunctions;
+import org.springframework.web.servlet.function.ServerRequest;
+import org.springframework.web.servlet.function.ServerResponse;
 
 /**
  * {@code GET /parsley/state/{stage}/{key}}: the committed state of a key in a stateful stage, once
@@ -27,9 +24,11 @@ import org.springframework.web.util.UriComponentsBuilder;
  * that another instance owns is forwarded to it once, with the client's {@code Authorization}
  * header, so the owner authorizes the same caller. A read blocks its request thread for at most
  * its wait.
+ *
+ * <p>A Spring MVC functional endpoint ({@link #routes()}), not an annotated {@code @Controller}: no
+ * component scan of an application can pick it up unless reads are enabled.
  */
-@RestController
-public class StateReadController {
+public final class StateReadController {
 
     /** The request and response header that carries a token. */
     public static final String TOKEN_HEADER = "Parsley-Token";
@@ -68,37 +67,37 @@ public class StateReadController {
     }
 
     /**
+     * The endpoint's route, to declare as a bean.
+     *
+     * @return {@code GET} {@value #PATH} to {@link #read(ServerRequest)}, never null
+     */
+    public RouterFunction<ServerResponse> routes() {
+        return RouterFunctions.route().GET(PATH, this::read).build();
+    }
+
+    /**
      * Reads a key's state.
      *
-     * @param stage the stage's name
-     * @param key the key's text
-     * @param token the token the state must reflect, may be null for none
-     * @param forwardedBy the instance that forwarded this read, null for a client's read
-     * @param wait how long to wait for the state to reflect the token, null for the default
-     * @param authorization the client's credentials, passed on to the owner when the read is forwarded
-     * @param here the request's address up to its context path
-     * @return the answer
+     * @param request the request: path variables {@code stage} and {@code key}, the optional
+     *     {@value #TOKEN_HEADER} and {@value #FORWARDED_HEADER} headers and {@code wait} parameter
+     * @return the answer, never null
      */
-    @GetMapping(PATH)
-    public ResponseEntity<?> read(@PathVariable("stage") String stage, @PathVariable("key") String key,
-            @RequestHeader(name = TOKEN_HEADER, required = false) @Nullable String token,
-            @RequestHeader(name = FORWARDED_HEADER, required = false) @Nullable String forwardedBy,
-            @RequestParam(name = "wait", required = false) @Nullable String wait,
-            @RequestHeader(name = HttpHeaders.AUTHORIZATION, required = false) @Nullable String authorization,
-            UriComponentsBuilder here) {
+    public ServerResponse read(ServerRequest request) {
         long start = System.nanoTime();
-        if (!keys.has(stage)) {
-            return StateProblems.unknownStage(stage, keys.stages());
+        Read read = new Read(request);
+        if (!keys.has(read.stage())) {
+            return StateProblems.unknownStage(read.stage(), keys.stages());
         }
-        if (keys.keyType(stage) == null) {
-            return StateProblems.stateless(stage, keys.statefulStages());
+        if (keys.keyType(read.stage()) == null) {
+            return StateProblems.stateless(read.stage(), keys.statefulStages());
         }
         CausalToken claims;
         try {
-            claims = token == null || token.isBlank() ? CausalToken.empty() : CausalToken.parse(token.trim());
+            claims = read.token() == null ? CausalToken.empty() : CausalToken.parse(read.token());
         } catch (IllegalArgumentException e) {
-            return StateProblems.badToken(token, e.getMessage());
+            return StateProblems.badToken(e.getMessage());
         }
+        String wait = request.param("wait").orElse(null);
         Duration waitFor;
         try {
             waitFor = waitOf(wait);
@@ -107,23 +106,22 @@ public class StateReadController {
         }
         Object typed;
         try {
-            typed = keys.key(stage, key);
+            typed = keys.key(read.stage(), read.key());
         } catch (IllegalArgumentException e) {
-            return StateProblems.badKey(stage, key, e.getMessage());
+            return StateProblems.badKey(read.stage(), read.key(), e.getMessage());
         }
-        StateRead<Object> r = streams.read(stage, typed, claims, waitFor);
+        StateRead<Object> r = streams.read(read.stage(), typed, claims, waitFor);
         if (r instanceof StateRead.Elsewhere<Object> elsewhere) {
             Duration left = waitFor.minusNanos(System.nanoTime() - start);
-            return elsewhere(elsewhere, stage, key, token, forwardedBy, left.isNegative() ? Duration.ZERO : left,
-                    authorization, here);
+            return elsewhere(read, elsewhere, left.isNegative() ? Duration.ZERO : left);
         }
-        return answer(r, stage, key);
+        return answer(r, read.stage(), read.key());
     }
 
     /** The answer of a read this instance could give. */
-    private static ResponseEntity<?> answer(StateRead<Object> r, String stage, String key) {
+    private static ServerResponse answer(StateRead<Object> r, String stage, String key) {
         if (r instanceof StateRead.Found<Object> found) {
-            return ResponseEntity.ok().header(TOKEN_HEADER, found.token().toString())
+            return ServerResponse.ok().header(TOKEN_HEADER, found.token().toString())
                     .contentType(MediaType.APPLICATION_JSON)
                     .body(new StateAnswer(stage, key, found.value(), found.token().toString()));
         }
@@ -134,17 +132,14 @@ public class StateReadController {
     }
 
     /** Forwards a read of a key another instance owns, unless it was forwarded here already. */
-    private ResponseEntity<?> elsewhere(StateRead.Elsewhere<Object> owner, String stage, String key,
-            @Nullable String token, @Nullable String forwardedBy, Duration left, @Nullable String authorization,
-            UriComponentsBuilder here) {
-        if (forwardedBy != null) {
-            return StateProblems.noOwner(stage, key, "This instance (" + forwarder.self() + ") got the read"
-                    + " forwarded by " + forwardedBy + " as the owner of the key, but the owner is "
-                    + owner.host() + ":" + owner.port() + " now: the key's partition is moving"
-                    + " (a rebalance); retry with the same token");
+    private ServerResponse elsewhere(Read read, StateRead.Elsewhere<Object> owner, Duration left) {
+        if (read.forwardedBy() != null) {
+            return StateProblems.noOwner(read.stage(), read.key(), "This instance (" + forwarder.self() + ") got"
+                    + " the read forwarded by " + read.forwardedBy() + " as the owner of the key, but the owner is "
+                    + owner.host() + ":" + owner.port() + " now: the key's partition is moving (a rebalance);"
+                    + " retry with the same token");
         }
-        return forwarder.forward(here, new StateReadForwarder.Owner(owner.host(), owner.port()), stage, key, token,
-                left, authorization);
+        return forwarder.forward(read, new StateReadForwarder.Owner(owner.host(), owner.port()), left);
     }
 
     private Duration waitOf(@Nullable String wait) {
@@ -161,6 +156,32 @@ public class StateReadController {
             throw new IllegalArgumentException("which is negative");
         }
         return d.compareTo(maxWait) > 0 ? maxWait : d;
+    }
+
+    /**
+     * What a read request says.
+     *
+     * @param stage the stage's name
+     * @param key the key's text
+     * @param token the token's text, null for none
+     * @param forwardedBy the instance that forwarded the read, null for a client's read
+     * @param authorization the client's credentials, null for none
+     * @param basePath the path the endpoint's path is relative to: the context path and servlet mapping
+     */
+    record Read(String stage, String key, @Nullable String token, @Nullable String forwardedBy,
+            @Nullable String authorization, String basePath) {
+
+        Read(ServerRequest request) {
+            this(request.pathVariable("stage"), request.pathVariable("key"),
+                    blankToNull(request.headers().firstHeader(TOKEN_HEADER)),
+                    request.headers().firstHeader(FORWARDED_HEADER),
+                    request.headers().firstHeader(HttpHeaders.AUTHORIZATION),
+                    request.requestPath().contextPath().value());
+        }
+
+        private static @Nullable String blankToNull(@Nullable String text) {
+            return text == null || text.isBlank() ? null : text.trim();
+        }
     }
 
     /**

@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpHeaders;
-import org.springframework.http.ResponseEntity;
+import org.springframework.web.servlet.function.ServerResponse;
 import org.springframework.web.util.UriComponentsBuilder;
 
 /**
@@ -54,22 +54,24 @@ public final class StateReadForwarder {
     /**
      * Asks the owner and relays its answer, or answers 503 when it cannot be reached in time.
      *
-     * @param here the request's own address up to its context path, to which the owner's address is given
-     * @param authorization the client's {@code Authorization} header, passed on as it is; may be null
+     * @param read the request, whose token and {@code Authorization} header are passed on as they are
+     * @param owner the instance that owns the key
+     * @param wait the wait left to the read
      */
-    ResponseEntity<?> forward(UriComponentsBuilder here, Owner owner, String stage, String key,
-            @Nullable String token, Duration wait, @Nullable String authorization) {
-        URI uri = here.scheme(scheme).host(owner.host()).port(owner.port()).path(StateReadController.PATH)
-                .replaceQuery(null).queryParam("wait", wait.toMillis() + "ms").encode().buildAndExpand(stage, key)
-                .toUri();
+    ServerResponse forward(StateReadController.Read read, Owner owner, Duration wait) {
+        String stage = read.stage();
+        String key = read.key();
+        URI uri = UriComponentsBuilder.newInstance().scheme(scheme).host(owner.host()).port(owner.port())
+                .path(read.basePath()).path(StateReadController.PATH).queryParam("wait", wait.toMillis() + "ms")
+                .encode().buildAndExpand(stage, key).toUri();
         HttpRequest.Builder request = HttpRequest.newBuilder(uri).GET().timeout(wait.plus(timeout))
                 .header(StateReadController.FORWARDED_HEADER, self)
                 .header(HttpHeaders.ACCEPT, "application/json, application/problem+json");
-        if (token != null && !token.isBlank()) {
-            request.header(StateReadController.TOKEN_HEADER, token.trim());
+        if (read.token() != null) {
+            request.header(StateReadController.TOKEN_HEADER, read.token());
         }
-        if (authorization != null) {
-            request.header(HttpHeaders.AUTHORIZATION, authorization);
+        if (read.authorization() != null) {
+            request.header(HttpHeaders.AUTHORIZATION, read.authorization());
         }
         HttpResponse<byte[]> answer;
         try {
@@ -82,7 +84,7 @@ public final class StateReadForwarder {
             Thread.currentThread().interrupt();
             return StateProblems.noOwner(stage, key, "Interrupted while forwarding the read to " + owner);
         }
-        ResponseEntity.BodyBuilder relayed = ResponseEntity.status(answer.statusCode())
+        ServerResponse.BodyBuilder relayed = ServerResponse.status(answer.statusCode())
                 .header(StateReadController.FORWARDED_TO_HEADER, owner.toString());
         for (String name : RELAYED) {
             answer.headers().firstValue(name).ifPresent(value -> relayed.header(name, value));

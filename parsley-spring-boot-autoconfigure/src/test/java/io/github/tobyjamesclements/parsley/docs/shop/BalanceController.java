@@ -5,6 +5,7 @@ import io.github.tobyjamesclements.parsley.CausalStreams;
 import io.github.tobyjamesclements.parsley.CausalToken;
 import io.github.tobyjamesclements.parsley.StateRead;
 import java.time.Duration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -12,6 +13,7 @@ import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RestController;
 
 @RestController
+@ConditionalOnBooleanProperty(name = "parsley.streams.enabled", matchIfMissing = true) // none in @ParsleyTest
 class BalanceController {
 
     private final CausalStreams streams;

@@ -5,7 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.github.tobyjamesclements.parsley.spring.diagnostics.QueryWithoutWebServerException;
 import io.github.tobyjamesclements.parsley.spring.query.StateKeys;
 import io.github.tobyjamesclements.parsley.spring.query.StateReadController;
+import io.github.tobyjamesclements.parsley.CausalStreams;
+import io.github.tobyjamesclements.parsley.spring.query.StateReadForwarder;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
 import java.util.Properties;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -15,6 +19,8 @@ import org.springframework.boot.kafka.autoconfigure.KafkaAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.core.convert.support.DefaultConversionService;
 import org.springframework.web.servlet.DispatcherServlet;
 
 /**
@@ -58,7 +64,7 @@ class ParsleyQueryAutoConfigurationTests {
 
     @Test
     void backsOffForAUserController() {
-        contextRunner.withBean("myReads", StateReadController.class, () -> null)
+        contextRunner.withUserConfiguration(MyReads.class)
                 .run(context -> assertThat(context).getBeanNames(StateReadController.class).containsExactly("myReads"));
     }
 
@@ -125,5 +131,15 @@ class ParsleyQueryAutoConfigurationTests {
             Properties properties) {
         context.getBean("parsleyApplicationServer", ParsleyStreamsCustomizer.class).customize(properties);
         return properties.get("application.server");
+    }
+
+    /** A user's own controller over the application's streams. */
+    static class MyReads {
+
+        @Bean
+        StateReadController myReads(CausalStreams streams) {
+            return new StateReadController(streams, new StateKeys(Map.of(), new DefaultConversionService()),
+                    Duration.ZERO, Duration.ZERO, new StateReadForwarder("http", null, Duration.ofSeconds(1)));
+        }
     }
 }

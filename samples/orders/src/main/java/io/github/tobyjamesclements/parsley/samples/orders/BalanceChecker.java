@@ -81,6 +81,9 @@ final class BalanceChecker implements SmartLifecycle {
 
     private final AtomicLong unanswered = new AtomicLong();
 
+    /** Answered reads that the instance asked forwarded to the key's owner. */
+    private final AtomicLong forwarded = new AtomicLong();
+
     /** Milliseconds from each answered read's request to its answer, summed. */
     private final AtomicLong latencyMs = new AtomicLong();
 
@@ -131,6 +134,11 @@ final class BalanceChecker implements SmartLifecycle {
     /** Answered reads that missed the payment of their token. */
     long stale() {
         return stale.get();
+    }
+
+    /** Answered reads that the instance asked forwarded to another, the key's owner. */
+    long forwarded() {
+        return forwarded.get();
     }
 
     @Override
@@ -221,6 +229,9 @@ final class BalanceChecker implements SmartLifecycle {
         long payments = r.statusCode() == 404 ? 0
                 : json.readTree(r.body()).path("value").path("payments").asLong();
         latencyMs.addAndGet(ms);
+        if (r.headers().firstValue("Parsley-Forwarded-To").isPresent()) {
+            forwarded.incrementAndGet();
+        }
         reads.incrementAndGet();
         if (payments < n && stale.incrementAndGet() <= LOGGED_STALE) {
             log.warn("Stale balance: customer={}, payment={} of this run, balance shows {} payment(s), status={},"
@@ -234,7 +245,9 @@ final class BalanceChecker implements SmartLifecycle {
         long none = unanswered.get();
         String mean = answered == reportedReads ? ""
                 : " (" + (latency - reportedLatencyMs) / (answered - reportedReads) + " ms a read since the last line)";
-        log.info("read {} balances after their payments, {} stale{}{}", answered, stale.get(), mean,
+        long hops = forwarded.get();
+        log.info("read {} balances after their payments, {} stale{}{}{}", answered, stale.get(), mean,
+                hops == 0 ? "" : "; " + hops + " forwarded to the instance that owns the customer",
                 none == 0 ? "" : "; " + none + " not answered (503 or no connection), counted as neither");
         reportedReads = answered;
         reportedLatencyMs = latency;
