@@ -7,6 +7,9 @@ import io.github.tobyjamesclements.parsley.CausalStreams;
 import io.github.tobyjamesclements.parsley.CausalToken;
 import io.github.tobyjamesclements.parsley.docs.reads.ReadsSecurity;
 import io.github.tobyjamesclements.parsley.spring.query.StateReadController;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -18,6 +21,7 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.Set;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -44,7 +48,6 @@ import org.springframework.security.crypto.factory.PasswordEncoderFactories;
 import org.springframework.security.crypto.password.PasswordEncoder;
 import org.springframework.security.provisioning.InMemoryUserDetailsManager;
 import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
-import org.springframework.test.util.TestSocketUtils;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -107,7 +110,7 @@ class ParsleyQueryIT {
     }
 
     private static Instance start(String name) {
-        int port = TestSocketUtils.findAvailableTcpPort();
+        int port = freePort();
         ConfigurableApplicationContext context = new SpringApplicationBuilder(ReadsApplication.class,
                 ReadsSecurity.class, Users.class)
                 .web(WebApplicationType.SERVLET)
@@ -327,5 +330,23 @@ class ParsleyQueryIT {
                     User.withUsername("reader").password(encoder.encode("secret")).roles("STATE_READER").build(),
                     User.withUsername("clerk").password(encoder.encode("secret")).roles("CLERK").build());
         }
+    }
+
+    /**
+     * A free port below the kernel's ephemeral range (32768 and up on Linux), where the broker's
+     * listeners and every client connection take theirs, so none of them takes it before the web
+     * server binds it.
+     */
+    static int freePort() {
+        Random random = new Random();
+        for (int i = 0; i < 100; i++) {
+            int port = 15_000 + random.nextInt(15_000);
+            try (ServerSocket socket = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
+                return port;
+            } catch (IOException e) {
+                // taken: try another
+            }
+        }
+        throw new IllegalStateException("No free port found between 15000 and 30000");
     }
 }

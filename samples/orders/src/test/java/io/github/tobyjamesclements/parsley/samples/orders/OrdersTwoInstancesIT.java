@@ -4,17 +4,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.github.tobyjamesclements.parsley.CausalStreams;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Random;
 import org.apache.kafka.streams.KafkaStreams;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.kafka.autoconfigure.KafkaConnectionDetails;
 import org.springframework.context.ConfigurableApplicationContext;
-import org.springframework.test.util.TestSocketUtils;
 
 /**
  * Two instances of the sample, one application id, on the in-process broker of the first: the
@@ -32,8 +35,8 @@ class OrdersTwoInstancesIT {
 
     @Test
     void balancesReadThroughEitherInstanceAreNeverStale() {
-        int first = TestSocketUtils.findAvailableTcpPort();
-        int second = TestSocketUtils.findAvailableTcpPort();
+        int first = freePort();
+        int second = freePort();
         String instances = "http://127.0.0.1:" + first + ",http://127.0.0.1:" + second;
         try (ConfigurableApplicationContext a = new SpringApplicationBuilder(OrdersApplication.class, DevKafka.class)
                 .run(args(first, "a", "--orders.checker.instances=" + instances))) {
@@ -59,5 +62,23 @@ class OrdersTwoInstancesIT {
                 "--spring.kafka.streams.state-dir=" + stateDir.resolve(name), "--orders.checker.report-interval=2s"));
         args.addAll(List.of(more));
         return args.toArray(String[]::new);
+    }
+
+    /**
+     * A free port below the kernel's ephemeral range (32768 and up on Linux), where the broker's
+     * listeners and every client connection take theirs, so none of them takes it before the web
+     * server binds it.
+     */
+    static int freePort() {
+        Random random = new Random();
+        for (int i = 0; i < 100; i++) {
+            int port = 15_000 + random.nextInt(15_000);
+            try (ServerSocket socket = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
+                return port;
+            } catch (IOException e) {
+                // taken: try another
+            }
+        }
+        throw new IllegalStateException("No free port found between 15000 and 30000");
     }
 }
