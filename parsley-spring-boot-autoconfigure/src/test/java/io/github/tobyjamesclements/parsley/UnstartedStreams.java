@@ -12,7 +12,7 @@ import org.apache.kafka.streams.Topology;
 /**
  * A real {@link CausalStreams} that no broker stands behind, for the starter's context-runner tests
  * of what reads the application (health, metrics, the endpoint): it is built over the application's
- * broker-less test topology and is never started, so it stays {@code CREATED} until closed. Its
+ * broker-less test topology and is never started, so it stays {@code CREATED} until closed, and a read of its state answers that no instance owns the key. Its
  * clients name an address nothing listens on and are never asked to connect. Test-only: it sits in
  * the core's package on the test classpath to reach the package-private constructor.
  */
@@ -30,8 +30,13 @@ public final class UnstartedStreams {
         p.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
         Topology topology = parsley.testTopology();
         Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, NOWHERE));
-        return new CausalStreams(parsley.applicationId(), new KafkaStreams(topology, p), topology, admin,
-                HoldBoard.timedByTasks(), null,
-                new ThreadReplacements(parsley.applicationId(), ThreadReplacements.Budget.DEFAULT, System::nanoTime));
+        KafkaStreams streams = new KafkaStreams(topology, p);
+        // No task ever runs, so no read view opens: every read answers NO_OWNER after its wait.
+        StateReads reads = new StateReads(streams, parsley.stages(), new LocalTopicCatalog(Composition.declaredTopics(
+                parsley.applicationId(), parsley.stages(), parsley.deadLetterTopic().orElse(null))), new ReadViews(),
+                null);
+        return new CausalStreams(parsley.applicationId(), streams, topology, admin, HoldBoard.timedByTasks(), null,
+                new ThreadReplacements(parsley.applicationId(), ThreadReplacements.Budget.DEFAULT, System::nanoTime),
+                reads);
     }
 }

@@ -80,6 +80,9 @@ public class ParsleyProperties {
     @NestedConfigurationProperty
     private final TransientErrorsProperties transientErrors = new TransientErrorsProperties();
 
+    @NestedConfigurationProperty
+    private final QueryProperties query = new QueryProperties();
+
     public boolean isEnabled() {
         return enabled;
     }
@@ -174,6 +177,10 @@ public class ParsleyProperties {
 
     public TransientErrorsProperties getTransientErrors() {
         return transientErrors;
+    }
+
+    public QueryProperties getQuery() {
+        return query;
     }
 
     /** The running application. */

@@ -42,6 +42,9 @@ final class ParsleyPropertiesChecks {
         }
         notNegative("parsley.transient-errors.backoff", transientErrors.getBackoff());
         positive("parsley.transient-errors.window", transientErrors.getWindow());
+        notNegative("parsley.query.wait", properties.getQuery().getWait());
+        positive("parsley.query.max-wait", properties.getQuery().getMaxWait());
+        positive("parsley.query.forward-timeout", properties.getQuery().getForwardTimeout());
         if (properties.getTopics().getPartitions() < 1) {
             throw new InvalidConfigurationPropertyValueException("parsley.topics.partitions",
                     properties.getTopics().getPartitions(), "A topic needs at least one partition");

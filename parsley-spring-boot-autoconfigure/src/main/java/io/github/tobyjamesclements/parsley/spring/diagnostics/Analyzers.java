@@ -166,4 +166,19 @@ final class Analyzers {
                             + " every ACL a Parsley application needs.", e);
         }
     }
+
+    static final class QueryWithoutWebServerFailureAnalyzer
+            extends AbstractFailureAnalyzer<QueryWithoutWebServerException> {
+        @Override
+        protected FailureAnalysis analyze(Throwable root, QueryWithoutWebServerException e) {
+            String type = e.getWebApplicationType() == null ? "" : " ('spring.main.web-application-type' is '"
+                    + e.getWebApplicationType() + "')";
+            return new FailureAnalysis("'parsley.query.enabled' is 'true', but this application is not a servlet web"
+                    + " application with Spring MVC" + type + ", so the reads endpoint GET"
+                    + " /parsley/state/{stage}/{key} cannot be served.",
+                    "Add spring-boot-starter-webmvc to the application's dependencies and leave"
+                            + " 'spring.main.web-application-type' unset, or set 'parsley.query.enabled' to 'false'"
+                            + " and read state with CausalStreams.read from your own code.", e);
+        }
+    }
 }

@@ -24,6 +24,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.http.ResponseEntity;
 import org.springframework.kafka.test.context.EmbeddedKafka;
 
 /**
@@ -50,6 +51,9 @@ class DocsShopIT {
     @Autowired
     CausalStreams streams;
 
+    @Autowired
+    BalanceController controller;
+
     @Test
     void paymentIsNotifiedAfterItsOrderEvenWhenTheOrderCommitsLater() throws Exception {
         Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> streams.state() == KafkaStreams.State.RUNNING);
@@ -75,6 +79,26 @@ class DocsShopIT {
         assertThat(notifications()).containsExactly("order o1", "payment o1");
         assertThat(committed("balances")).as("the balance keeper reads payments too (fan-out), without waiting for"
                 + " orders it does not consume").hasSize(1).first().asString().contains("\"paid\":5");
+    }
+
+    /** The docs' own controller reads a balance with the token of the payment it must reflect. */
+    @Test
+    void theDocsControllerReadsTheBalanceAfterThePayment() throws Exception {
+        Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> streams.state() == KafkaStreams.State.RUNNING);
+        CausalClock clock;
+        try (Admin admin = Admin.create(Map.of("bootstrap.servers", brokers));
+                KafkaProducer<String, String> payments = producer(null)) {
+            clock = new CausalClock(admin);
+            ProducerRecord<String, String> payment = new ProducerRecord<>("payments", "c2",
+                    "{\"orderId\":\"o2\",\"amount\":9}");
+            clock.stamp(payment.headers());
+            clock.recordProduced(payments.send(payment).get());
+        }
+        ResponseEntity<Balance> read = controller.balance("c2", clock.token().toString());
+        assertThat(read.getStatusCode().value()).isEqualTo(200);
+        assertThat(read.getBody()).isEqualTo(new Balance(9, 1));
+        assertThat(read.getHeaders().getFirst("Parsley-Token")).isNotBlank();
+        assertThat(controller.balance("nobody", null).getStatusCode().value()).isEqualTo(404);
     }
 
     private KafkaProducer<String, String> producer(String transactionalId) {

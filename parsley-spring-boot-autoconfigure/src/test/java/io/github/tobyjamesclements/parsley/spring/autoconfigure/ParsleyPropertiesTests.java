@@ -40,7 +40,12 @@ class ParsleyPropertiesTests {
                 "parsley.streams.enabled", "parsley.topics.create", "parsley.topics.partitions",
                 "parsley.topics.replication-factor", "parsley.health.hold-age-threshold",
                 "parsley.health.down-on-stall", "parsley.producer.stamp", "parsley.transient-errors.retries",
-                "parsley.transient-errors.backoff", "parsley.transient-errors.window");
+                "parsley.transient-errors.backoff", "parsley.transient-errors.window", "parsley.query.enabled",
+                "parsley.query.wait", "parsley.query.max-wait", "parsley.query.advertised-url",
+                "parsley.query.forward-timeout");
+        assertThat(property(metadata, "parsley.query.enabled").path("defaultValue").asBoolean()).isFalse();
+        assertThat(property(metadata, "parsley.query.wait").path("defaultValue").asString()).isEqualTo("5s");
+        assertThat(property(metadata, "parsley.query.max-wait").path("defaultValue").asString()).isEqualTo("30s");
         assertThat(property(metadata, "parsley.truncation-interval").path("defaultValue").asString()).isEqualTo("10m");
         assertThat(property(metadata, "parsley.hold-warning-after").path("defaultValue").asString()).isEqualTo("30s");
         assertThat(property(metadata, "parsley.startup-check-timeout").path("defaultValue").asString())

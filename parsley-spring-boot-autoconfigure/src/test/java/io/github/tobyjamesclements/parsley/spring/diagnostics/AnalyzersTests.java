@@ -179,7 +179,7 @@ class AnalyzersTests {
                 .map(Class::getSimpleName).toList();
         List<String> declared = Arrays.stream(Analyzers.class.getDeclaredClasses())
                 .filter(FailureAnalyzer.class::isAssignableFrom).map(Class::getSimpleName).toList();
-        assertThat(declared).hasSize(10);
+        assertThat(declared).hasSize(11);
         assertThat(registered).containsExactlyInAnyOrderElementsOf(declared);
     }
 
@@ -206,5 +206,23 @@ class AnalyzersTests {
                 .endsWith("Not authorized to DESCRIBE_CONFIGS topics [orders, payments]");
         assertThat(analysis.getAction()).contains(denied.acl()).contains("docs/security.md");
         assertThat(denied.acl()).contains("--operation DescribeConfigs").contains("orders").contains("payments");
+    }
+    @Test
+    void queryWithoutWebServerNamesTheWebApplicationTypeAndBothFixes() {
+        FailureAnalysis analysis = analyze(new Analyzers.QueryWithoutWebServerFailureAnalyzer(),
+                new QueryWithoutWebServerException("none"));
+        assertThat(analysis.getDescription()).isEqualTo("'parsley.query.enabled' is 'true', but this application is"
+                + " not a servlet web application with Spring MVC ('spring.main.web-application-type' is 'none'), so"
+                + " the reads endpoint GET /parsley/state/{stage}/{key} cannot be served.");
+        assertThat(analysis.getAction()).isEqualTo("Add spring-boot-starter-webmvc to the application's dependencies"
+                + " and leave 'spring.main.web-application-type' unset, or set 'parsley.query.enabled' to 'false' and"
+                + " read state with CausalStreams.read from your own code.");
+    }
+
+    @Test
+    void queryWithoutWebServerLeavesOutAnUnsetWebApplicationType() {
+        FailureAnalysis analysis = analyze(new Analyzers.QueryWithoutWebServerFailureAnalyzer(),
+                new QueryWithoutWebServerException(null));
+        assertThat(analysis.getDescription()).contains("with Spring MVC, so").doesNotContain("web-application-type");
     }
 }

@@ -11,12 +11,13 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.boot.kafka.autoconfigure.KafkaConnectionDetails;
 import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
 import org.springframework.context.annotation.Bean;
+import org.springframework.core.env.Environment;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The orders sample: orders and payments on different topics, a notifier that never sees a payment
- * before its order, a balances fold, a traffic generator that makes payments overtake orders, and
- * a live checker. Run it with {@code mvn -pl samples/orders -am spring-boot:test-run}.
+ * before its order, a balances fold whose state is read over HTTP with each payment's token, a
+ * traffic generator that makes payments overtake orders, and live checkers. Run it with {@code mvn -pl samples/orders -am spring-boot:test-run}.
  */
 @SpringBootApplication
 @EnableConfigurationProperties(OrdersProperties.class)
@@ -44,8 +45,14 @@ public class OrdersApplication {
     @Bean
     @ConditionalOnBooleanProperty(name = "orders.generator.enabled", matchIfMissing = true)
     TrafficGenerator trafficGenerator(OrdersProperties properties, KafkaClients clients, ParsleyCodecs codecs,
-            MeterRegistry registry) {
-        return new TrafficGenerator(properties.getGenerator(), clients, codecs, registry);
+            MeterRegistry registry, BalanceChecker balances) {
+        return new TrafficGenerator(properties.getGenerator(), clients, codecs, registry, balances::paid);
+    }
+
+    @Bean
+    BalanceChecker balanceChecker(KafkaClients clients, OrdersProperties properties, Environment environment,
+            JsonMapper json, MeterRegistry registry) {
+        return new BalanceChecker(clients, properties.getChecker(), environment, json, registry);
     }
 
     @Bean

@@ -1,6 +1,8 @@
 package io.github.tobyjamesclements.parsley.samples.orders;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
@@ -78,11 +80,36 @@ public class OrdersProperties {
         }
     }
 
-    /** The live checker of the notifications. */
+    /** The live checkers of the notifications and of the balances read after each payment. */
     public static class Checker {
 
         /** Time between two log lines of the checker. */
         private Duration reportInterval = Duration.ofSeconds(5);
+
+        /**
+         * Base URLs of the instances whose reads endpoint the balance checker picks from at random,
+         * such as 'http://orders-1:8080'; empty for this instance alone.
+         */
+        private List<String> instances = new ArrayList<>();
+
+        /** Time a balance read may wait for the balance to reflect its payment. */
+        private Duration readWait = Duration.ofSeconds(10);
+
+        public List<String> getInstances() {
+            return instances;
+        }
+
+        public void setInstances(List<String> instances) {
+            this.instances = instances;
+        }
+
+        public Duration getReadWait() {
+            return readWait;
+        }
+
+        public void setReadWait(Duration readWait) {
+            this.readWait = readWait;
+        }
 
         public Duration getReportInterval() {
             return reportInterval;

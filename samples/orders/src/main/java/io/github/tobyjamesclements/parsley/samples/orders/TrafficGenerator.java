@@ -17,6 +17,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BiConsumer;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -56,6 +57,9 @@ final class TrafficGenerator implements SmartLifecycle {
 
     private final AtomicLong ordersSent = new AtomicLong();
 
+    /** Told of each acknowledged payment, on the producer's I/O thread, in each partition's order. */
+    private final BiConsumer<String, RecordMetadata> onPaid;
+
     private final String runId = Long.toString(System.currentTimeMillis(), 36);
 
     private final Random random = new Random();
@@ -80,7 +84,7 @@ final class TrafficGenerator implements SmartLifecycle {
     private boolean failed;
 
     TrafficGenerator(OrdersProperties.Generator settings, KafkaClients clients, ParsleyCodecs codecs,
-            MeterRegistry registry) {
+            MeterRegistry registry, BiConsumer<String, RecordMetadata> onPaid) {
         requireAtLeast("orders.generator.rate", settings.getRate(), 1);
         requireAtLeast("orders.generator.customers", settings.getCustomers(), 1);
         if (settings.getSkew().isNegative()) {
@@ -89,6 +93,7 @@ final class TrafficGenerator implements SmartLifecycle {
         }
         this.settings = settings;
         this.clients = clients;
+        this.onPaid = onPaid;
         this.orderCodec = codecs.json(OrderCreated.class);
         this.paymentCodec = codecs.json(PaymentConfirmed.class);
         FunctionCounter.builder("orders.generator.orders", ordersSent, AtomicLong::get)
@@ -202,6 +207,8 @@ final class TrafficGenerator implements SmartLifecycle {
             payments.send(payment, (metadata, e) -> {
                 if (e != null) {
                     log.warn("Payment not written: {}", e.toString());
+                } else {
+                    onPaid.accept(payment.key(), metadata);
                 }
             });
         }

@@ -45,6 +45,9 @@ class OrdersSampleIT {
     @Autowired
     TopicSetup topics;
 
+    @Autowired
+    BalanceChecker balances;
+
     @Test
     void paymentsAreHeldForTheirOrdersAndNeverNotifiedFirst() {
         // Not vacuous: the generator really makes a payment wait for its open orders transaction.
@@ -56,6 +59,17 @@ class OrdersSampleIT {
         assertThat(checker.balanceErrors()).isZero();
         // The same skew, read without Parsley: payments come first.
         assertThat(checker.plainPaymentsFirst()).isPositive();
+    }
+
+    @Test
+    void everyBalanceReadWithItsPaymentsTokenReflectsThePayment() throws Exception {
+        await().atMost(LIMIT).until(() -> balances.reads() > 200);
+        assertThat(balances.stale()).isZero();
+        assertThat(metric("orders.checker.balance.stale")).isZero();
+        JsonNode balance = get("/parsley/state/balances/customer-00");
+        assertThat(balance.path("stage").asString()).isEqualTo("balances");
+        assertThat(balance.path("value").path("payments").asLong()).isPositive();
+        assertThat(balance.path("token").asString()).isNotBlank();
     }
 
     @Test
