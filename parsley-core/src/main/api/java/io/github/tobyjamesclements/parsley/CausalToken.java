@@ -30,9 +30,9 @@ public final class CausalToken {
 
     private static final CausalToken EMPTY = new CausalToken(new Claims(List.of(), List.of()));
 
-    static final Comparator<OffsetClaim> OFFSET_KEY = Comparator.comparing(OffsetClaim::topicId)
+    private static final Comparator<OffsetClaim> OFFSET_KEY = Comparator.comparing(OffsetClaim::topicId)
             .thenComparingInt(OffsetClaim::partition);
-    static final Comparator<SequenceClaim> SEQUENCE_KEY = Comparator.comparing(SequenceClaim::topicId)
+    private static final Comparator<SequenceClaim> SEQUENCE_KEY = Comparator.comparing(SequenceClaim::topicId)
             .thenComparingInt(SequenceClaim::partition).thenComparing(SequenceClaim::sender);
 
     /**
@@ -62,8 +62,9 @@ public final class CausalToken {
      * @param text the token's text, never null
      * @return the token, never null
      * @throws IllegalArgumentException if {@code text} is not a token's text, names a version this
-     *     build does not read, or is cut short, runs on past its claims, or names a negative
-     *     offset or sequence; the message says which
+     *     build does not read, is cut short, runs on past its claims, names a negative offset or
+     *     sequence, or is in any other form than the one {@link #toString()} writes; the message
+     *     says which
      * @throws NullPointerException if {@code text} is null
      */
     public static CausalToken parse(String text) {
@@ -187,7 +188,7 @@ public final class CausalToken {
         if (known != null) {
             return known;
         }
-        // the source is this token's own object, so no caller can hold its lock
+        // the source's lock, not this token's, which a caller might hold
         synchronized (state) {
             if (computed == null) {
                 computed = Objects.requireNonNull(((Supplier<CausalToken>) state).get(), "deferred token").claims();
