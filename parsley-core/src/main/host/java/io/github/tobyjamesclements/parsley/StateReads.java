@@ -33,6 +33,8 @@ final class StateReads {
 
     private final KafkaStreams streams;
     private final Map<String, Stage> stages = new LinkedHashMap<>();
+    /** Per stateful stage, the topic whose key codec and partition count place a key; looked up per read otherwise. */
+    private final Map<String, Topic<?, ?>> keyTopics = new HashMap<>();
     private final TopicCatalog catalog;
     private final ReadViews views;
     private final HostInfo self;
@@ -41,6 +43,7 @@ final class StateReads {
     StateReads(KafkaStreams streams, List<Stage> stages, TopicCatalog catalog, ReadViews views, HostInfo self) {
         this.streams = streams;
         stages.forEach(s -> this.stages.put(s.name(), s));
+        stages.stream().filter(s -> s.state().isPresent()).forEach(s -> keyTopics.put(s.name(), keyTopic(s)));
         this.catalog = catalog;
         this.views = views;
         this.self = self;
@@ -48,7 +51,7 @@ final class StateReads {
 
     <S> StateRead<S> read(String stageName, Object key, CausalToken token, Duration wait) {
         Stage stage = stateful(stageName);
-        Topic<?, ?> keyed = keyTopic(stage);
+        Topic<?, ?> keyed = keyTopics.get(stageName);
         byte[] keyBytes = keyed.encodeKey(key);
         Read read = new Read(stage, keyBytes, StampingDoor.partition(keyBytes, catalog.partitions(keyed.name())),
                 token, Tokens.clock(token), System.nanoTime() + wait.toNanos());
@@ -107,6 +110,10 @@ final class StateReads {
         if (last == null) {
             return null;
         }
+        if (read.claims.isEmpty()) {
+            // no claim to meet: any committed state answers, without the gate's allocations
+            return readValue(read, view);
+        }
         if (read.ends == null) {
             read.ends = endOffsets(last.snapshot().probesWanted(read.claims));
         }
@@ -118,6 +125,11 @@ final class StateReads {
             awaitCommit(view, read.left());
             return null;
         }
+        return readValue(read, view);
+    }
+
+    /** The key's committed value from {@code view}, or null to look again (the view closed). */
+    private <S> StateRead<S> readValue(Read read, ReadView view) {
         ReadView.Read r;
         try {
             r = view.read(read.slot, s -> query(read.stage, read.partition, s));
