@@ -9,8 +9,9 @@
 #   parsley-benchmarks/e2e.sh --pin -- ...       # the broker on the last CPU, the harness JVM on the others (taskset):
 #                                                # the application no longer shares its cores with the broker
 #
-# Harness modes (after --; docs/performance.md, "Realistic variant", "Compressed batches", "Scale", "Restore",
-# "What a header costs Kafka" and "Wide topics and deep pipelines"):
+# Harness modes (after --; docs/performance.md, "How to reproduce"; the results of each mode in
+# docs/design-record/performance-results.md: "Results: realistic variant", "Results: with compressed batches
+# (lz4)", "Results: scale", "Results: restore", "What a header costs Kafka", "Wide topics and deep pipelines"):
 #   --variants json-baseline,json-parsley       JSON orders/payments folded into a per-customer balance
 #   --variants json-baseline,json-floor,json-floor-bare   the JSON floor with and without its output header
 #   --variants baseline,floor,parsley           adds the floor: the plain copy plus a 32-byte vc header, a custom
