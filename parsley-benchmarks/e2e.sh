@@ -38,7 +38,9 @@
 # JVM on free loopback ports, runs EndToEndBenchmark and HeldHeapReport, and always stops the broker.
 # Results: parsley-benchmarks/target/e2e/results.md and heap.md; logs next to them.
 # Environment: E2E_MVN_FLAGS (e.g. -o for offline), E2E_HARNESS_HEAP (default 2g), E2E_BROKER_HEAP (1g),
-# E2E_TIMEOUT (seconds for the harness; default 1500, quick 600).
+# E2E_TIMEOUT (seconds for the harness; default 1500, quick 600), E2E_BROKER_VERSION (the broker's Kafka
+# version, org.apache.kafka:kafka_2.13 from Maven; default the build's managed kafka.version; the application
+# keeps the build's clients: docs/compatibility.md).
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -94,9 +96,14 @@ log "building the harness (parsley-core + parsley-benchmarks, tests skipped)"
 (cd "$ROOT" && mvn "${MVN_FLAGS[@]}" -Pe2e -pl parsley-benchmarks -am package -DskipTests)
 HARNESS_CP="$HERE/target/classes:$(cat "$HERE/target/e2e-classpath.txt")"
 
-log "resolving the broker classpath (org.apache.kafka:kafka_2.13, managed version)"
+BROKER_VERSION_FLAGS=()
+if [[ -n "${E2E_BROKER_VERSION:-}" ]]; then
+  BROKER_VERSION_FLAGS=(-Dkafka.version="$E2E_BROKER_VERSION")
+fi
+log "resolving the broker classpath (org.apache.kafka:kafka_2.13 ${E2E_BROKER_VERSION:-, managed version})"
 (cd "$ROOT" && mvn "${MVN_FLAGS[@]}" -f parsley-benchmarks/e2e/broker-pom.xml dependency:build-classpath \
-  -Dmdep.outputFile="$WORK/broker-classpath.txt")
+  ${BROKER_VERSION_FLAGS[@]+"${BROKER_VERSION_FLAGS[@]}"} -Dmdep.outputFile="$WORK/broker-classpath.txt")
+log "broker jar: $(tr ':' '\n' < "$WORK/broker-classpath.txt" | grep -o 'kafka_2.13-[^/]*\.jar' | head -1)"
 BROKER_CP="$(cat "$WORK/broker-classpath.txt")"
 
 # Two free loopback ports (the OS picks; other engineers may run brokers on this machine).
