@@ -9,8 +9,9 @@
 #   parsley-benchmarks/e2e.sh --pin -- ...       # the broker on the last CPU, the harness JVM on the others (taskset):
 #                                                # the application no longer shares its cores with the broker
 #
-# Harness modes (after --; docs/performance.md, "Realistic variant", "Compressed batches", "Scale", "Restore",
-# "What a header costs Kafka" and "Wide topics and deep pipelines"):
+# Harness modes (after --; docs/performance.md, "How to reproduce"; the results of each mode in
+# docs/design-record/performance-results.md: "Results: realistic variant", "Results: with compressed batches
+# (lz4)", "Results: scale", "Results: restore", "What a header costs Kafka", "Wide topics and deep pipelines"):
 #   --variants json-baseline,json-parsley       JSON orders/payments folded into a per-customer balance
 #   --variants json-baseline,json-floor,json-floor-bare   the JSON floor with and without its output header
 #   --variants baseline,floor,parsley           adds the floor: the plain copy plus a 32-byte vc header, a custom
@@ -39,7 +40,9 @@
 # JVM on free loopback ports, runs EndToEndBenchmark and HeldHeapReport, and always stops the broker.
 # Results: parsley-benchmarks/target/e2e/results.md and heap.md; logs next to them.
 # Environment: E2E_MVN_FLAGS (e.g. -o for offline), E2E_HARNESS_HEAP (default 2g), E2E_BROKER_HEAP (1g),
-# E2E_TIMEOUT (seconds for the harness; default 1500, quick 600).
+# E2E_TIMEOUT (seconds for the harness; default 1500, quick 600), E2E_BROKER_VERSION (the broker's Kafka
+# version, org.apache.kafka:kafka_2.13 from Maven; default the build's managed kafka.version; the application
+# keeps the build's clients: docs/compatibility.md).
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -95,9 +98,14 @@ log "building the harness (parsley-core + parsley-benchmarks, tests skipped)"
 (cd "$ROOT" && mvn "${MVN_FLAGS[@]}" -Pe2e -pl parsley-benchmarks -am package -DskipTests)
 HARNESS_CP="$HERE/target/classes:$(cat "$HERE/target/e2e-classpath.txt")"
 
-log "resolving the broker classpath (org.apache.kafka:kafka_2.13, managed version)"
+BROKER_VERSION_FLAGS=()
+if [[ -n "${E2E_BROKER_VERSION:-}" ]]; then
+  BROKER_VERSION_FLAGS=(-Dkafka.version="$E2E_BROKER_VERSION")
+fi
+log "resolving the broker classpath (org.apache.kafka:kafka_2.13 ${E2E_BROKER_VERSION:-, managed version})"
 (cd "$ROOT" && mvn "${MVN_FLAGS[@]}" -f parsley-benchmarks/e2e/broker-pom.xml dependency:build-classpath \
-  -Dmdep.outputFile="$WORK/broker-classpath.txt")
+  ${BROKER_VERSION_FLAGS[@]+"${BROKER_VERSION_FLAGS[@]}"} -Dmdep.outputFile="$WORK/broker-classpath.txt")
+log "broker jar: $(tr ':' '\n' < "$WORK/broker-classpath.txt" | grep -o 'kafka_2.13-[^/]*\.jar' | head -1)"
 BROKER_CP="$(cat "$WORK/broker-classpath.txt")"
 
 # Two free loopback ports (the OS picks; other engineers may run brokers on this machine).

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Turns a JMH JSON result file of the Parsley benchmarks into the markdown tables of docs/performance.md.
+"""Turns a JMH JSON result file of the Parsley benchmarks into the markdown tables of docs/design-record/performance-results.md ("Results: micro-benchmarks").
 
 Usage: python3 parsley-benchmarks/summarize.py results.json
 

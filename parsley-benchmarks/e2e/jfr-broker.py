@@ -7,7 +7,7 @@ parse of each record's headers (DefaultRecord.readHeaders).
 
 The recording covers the whole run, warm-up included, for every variant the run had, so compare
 two runs of one variant (or one header-cost size) each with the same record counts
-(docs/performance.md, "The output header" and "What a header costs Kafka").
+(docs/design-record/performance-results.md, "Results: realistic variant" and "What a header costs Kafka").
 
 usage: jfr-broker.py broker.jfr [top-N]
 """

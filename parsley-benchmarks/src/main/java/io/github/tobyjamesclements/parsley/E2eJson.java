@@ -30,8 +30,8 @@ final class E2eJson {
 
     /**
      * Value bytes of the stamp the {@code json-floor} variant puts on every output: those of
-     * {@code json-parsley}'s mean stamp (58.7 bytes; docs/performance.md, "Results: protocol header
-     * bytes"): tagged, the orders topic's four partitions dense and one payments partition.
+     * {@code json-parsley}'s mean stamp (58.7 bytes; docs/design-record/performance-results.md,
+     * "Results: protocol header bytes"): tagged, the orders topic's four partitions dense and one payments partition.
      */
     static final int FLOOR_STAMP_BYTES = 58;
 

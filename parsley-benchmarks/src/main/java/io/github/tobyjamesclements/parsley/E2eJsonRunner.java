@@ -7,8 +7,8 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.producer.KafkaProducer;
 
 /**
- * Runs the JSON variants (docs/performance.md, "Realistic variant"): {@code records / 2} JSON
- * order/payment pairs are written before the application starts (each batch's orders committed
+ * Runs the JSON variants (docs/design-record/performance-results.md, "Results: realistic variant"):
+ * {@code records / 2} JSON order/payment pairs are written before the application starts (each batch's orders committed
  * before its payments, which {@code json-parsley}'s inputs carry stamped with their orders, as the
  * two-source variant's do, and so do both JSON floors'; {@code json-baseline}'s are unstamped, as a
  * plain deployment's would be), then the pre-loaded throughput, stream-thread CPU and allocation per record are measured

@@ -15,8 +15,8 @@ import org.apache.kafka.common.MetricName;
  * threads alone, this JVM as a whole (the application and its clients, the harness's producer and
  * reader, the collector and the compiler) and the broker's JVM, which share the cores (as in the
  * pre-loaded phase: {@link E2ePreloadCost}); with the producer's own rate and commit time
- * ({@link #commitNanos}) these say what set the live rate (docs/performance.md, "Results:
- * throughput and latency"). A figure that cannot be read is NaN: the broker's needs its process
+ * ({@link #commitNanos}) these say what set the live rate (docs/design-record/performance-results.md,
+ * "Results: throughput and latency"). A figure that cannot be read is NaN: the broker's needs its process
  * id ({@code --broker-pid}, which e2e.sh passes) and a platform whose
  * {@link ProcessHandle.Info#totalCpuDuration()} is known.
  *

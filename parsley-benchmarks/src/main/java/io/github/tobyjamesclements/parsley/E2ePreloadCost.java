@@ -10,8 +10,8 @@ import java.util.function.LongSupplier;
  * JVM as a whole (the application, its clients, the output reader, the collector and the
  * compiler) and the broker's JVM. The application shares the machine's two cores with these, so
  * where a throughput ratio and the stream thread's CPU ratio disagree, these say which process
- * spent the difference (docs/performance.md, "Results: realistic variant"). The harness's output
- * reader runs in this JVM too: it is the application's downstream consumer, not the application,
+ * spent the difference (docs/design-record/performance-results.md, "Results: realistic variant").
+ * The harness's output reader runs in this JVM too: it is the application's downstream consumer, not the application,
  * so its share is reported apart and left out of {@link #applicationUs}. A figure that cannot be
  * read is NaN: the broker's needs its process id ({@code --broker-pid}, which e2e.sh passes).
  *

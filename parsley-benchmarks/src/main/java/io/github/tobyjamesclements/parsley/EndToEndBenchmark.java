@@ -22,7 +22,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 
 /**
  * End-to-end benchmark of the Kafka Streams host against a real broker (docs/performance.md,
- * "End-to-end"). Run through {@code parsley-benchmarks/e2e.sh}, which starts a standalone KRaft
+ * "The end-to-end harness"). Run through {@code parsley-benchmarks/e2e.sh}, which starts a standalone KRaft
  * broker in its own JVM and passes {@code --bootstrap}.
  *
  * <p>Per round, in a rotating order, with fresh topics, application ids and state directories:

@@ -15,8 +15,8 @@ import java.util.function.Supplier;
 import org.openjdk.jol.info.GraphLayout;
 
 /**
- * Heap retained per held record (docs/performance.md, "Results: heap per held record"): a
- * {@link CausalNode} in this JVM consumes two channels and receives {@code n} records on one of
+ * Heap retained per held record (docs/design-record/performance-results.md, "Results: heap per held
+ * record"): a {@link CausalNode} in this JVM consumes two channels and receives {@code n} records on one of
  * them whose clocks claim an offset of the other that never arrives, so every one stays in the
  * hold queue, exactly as a Streams task holds them (a clock, a sender id and the key and value
  * bytes per record). Held records are measured twice over: as a task holds them, its stamps read by one

@@ -38,9 +38,16 @@ import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
  * One in-JVM KRaft broker shared by every broker test of a JVM, configured for transactions on a
  * single node, plus the small client helpers those tests share. Tests create uniquely named
  * topics, so they never see each other's records.
+ *
+ * <p>With {@code -Dparsley.it.bootstrap=host:port} the tests use that broker instead and start none:
+ * the compatibility matrix (compat/matrix.sh, docs/compatibility.md) runs them against standalone
+ * brokers of other Kafka versions. Names then also carry this JVM's process id, since the test
+ * JVMs of one build share that broker.
  */
 final class TestKafka {
 
+    private static final String EXTERNAL = System.getProperty("parsley.it.bootstrap", "").strip();
+    private static final String JVM = EXTERNAL.isEmpty() ? "" : "-" + ProcessHandle.current().pid();
     private static final AtomicInteger SEQUENCE = new AtomicInteger();
     private static EmbeddedKafkaKraftBroker broker;
     private static Admin admin;
@@ -49,6 +56,9 @@ final class TestKafka {
     }
 
     static synchronized String bootstrap() {
+        if (!EXTERNAL.isEmpty()) {
+            return EXTERNAL;
+        }
         if (broker == null) {
             EmbeddedKafkaKraftBroker b = new EmbeddedKafkaKraftBroker(1, 1);
             b.brokerProperties(Map.of(
@@ -72,9 +82,9 @@ final class TestKafka {
         return admin;
     }
 
-    /** A name unique in this JVM, usable as a topic or application id. */
+    /** A name unique in this JVM (and on an external broker), usable as a topic or application id. */
     static String unique(String prefix) {
-        return prefix + "-" + SEQUENCE.incrementAndGet();
+        return prefix + JVM + "-" + SEQUENCE.incrementAndGet();
     }
 
     static void createTopic(String name, int partitions) {

@@ -1,0 +1,4 @@
+package com.example.consumer;
+
+record OrderCreated(String orderId, long amount) {
+}

@@ -1,0 +1,4 @@
+package com.example.consumer;
+
+record PaymentConfirmed(String orderId, long amount) {
+}
