@@ -87,7 +87,7 @@ final class StreamsSettings {
      * never waits, yet with any value but -1 Streams checks, allocating a set, before every record it
      * processes. A stage reading several topics keeps Kafka Streams' default: there the wait lets a
      * cause in before its effect. With -1 a two-topic stage held more records and ran no faster
-     * (docs/performance-history.md, issue 10's twenty-fourth pass).
+     * (docs/design-record/performance-history.md, issue 10's twenty-fourth pass).
      */
     static Properties withTaskIdle(Properties properties, Topology topology) {
         if (properties.containsKey(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG) || !onePartitionPerTask(topology)) {

@@ -25,7 +25,7 @@ record NodeConfig(String nodeId, UUID senderId, SortedSet<Channel> consumed, Sor
      * Every reservation written adds the protocol store's changelog partition to that commit's
      * transaction (a produce request to wait for, a partition to add, a marker to write); at 1,024
      * a destination taking 10,240 records a second or more reserved in every 100 ms commit, and a
-     * copy stage's commits took longer (docs/performance-history.md, the fourteenth pass). The
+     * copy stage's commits took longer (docs/design-record/performance-history.md, the fourteenth pass). The
      * price is a larger gap at each restart, so a long-lived, rarely sending stage's sequences run a
      * varint byte or two longer.
      */

@@ -7,7 +7,7 @@ import java.util.Map;
  * The protocol store keys (protocol.md §10.4) that the receive and send paths write on every host
  * call, rendered once per channel and per sender mark rather than once per write: rendering one
  * costs a UUID to text plus a concatenation, which was the largest single cost of
- * {@code onRecord} (docs/performance-history.md). The layouts stay defined by the static key
+ * {@code onRecord} (docs/design-record/performance-history.md). The layouts stay defined by the static key
  * functions of {@link ProtocolStore}. Not thread-safe: one per store, like the node that owns it.
  */
 final class StoreKeys {
