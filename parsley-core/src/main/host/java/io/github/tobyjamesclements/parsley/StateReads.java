@@ -43,7 +43,9 @@ final class StateReads {
     StateReads(KafkaStreams streams, List<Stage> stages, TopicCatalog catalog, ReadViews views, HostInfo self) {
         this.streams = streams;
         stages.forEach(s -> this.stages.put(s.name(), s));
-        stages.stream().filter(s -> s.state().isPresent()).forEach(s -> keyTopics.put(s.name(), keyTopic(s)));
+        // a stage whose fold is only over its ticks has no per-key state, so no key topic
+        stages.forEach(s -> s.sources().values().stream().filter(Stage.Source::stateful).findFirst()
+                .ifPresent(folded -> keyTopics.put(s.name(), folded.topic())));
         this.catalog = catalog;
         this.views = views;
         this.self = self;
@@ -52,6 +54,10 @@ final class StateReads {
     <S> StateRead<S> read(String stageName, Object key, CausalToken token, Duration wait) {
         Stage stage = stateful(stageName);
         Topic<?, ?> keyed = keyTopics.get(stageName);
+        if (keyed == null) {
+            throw new IllegalArgumentException("Stage '" + stageName + "' folds only its ticks: it keeps no state"
+                    + " per key to read; read a stage that folds a source topic");
+        }
         byte[] keyBytes = keyed.encodeKey(key);
         Read read = new Read(stage, keyBytes, StampingDoor.partition(keyBytes, catalog.partitions(keyed.name())),
                 token, Tokens.clock(token), System.nanoTime() + wait.toNanos());
@@ -156,12 +162,6 @@ final class StateReads {
                     + stages.values().stream().filter(s -> s.state().isPresent()).map(Stage::name).toList());
         }
         return stage;
-    }
-
-    /** The topic whose key codec and partition count place a key: the stage's first folded source. */
-    private static Topic<?, ?> keyTopic(Stage stage) {
-        return stage.sources().values().stream().filter(Stage.Source::stateful).findFirst()
-                .orElseThrow().topic();
     }
 
     @SuppressWarnings("unchecked")
