@@ -46,9 +46,7 @@ final class ThreadCommits {
      */
     static void aborted() {
         List<ReadView> views = VIEWS.get();
-        for (ReadView v : List.copyOf(views)) {
-            v.close();
-        }
+        views.forEach(ReadView::close);
         views.clear();
     }
 }

@@ -26,9 +26,6 @@ import java.util.UUID;
  */
 final class ReadSnapshot {
 
-    /** The snapshot of a node that consumed nothing yet: it meets only claims on channels it does not consume. */
-    static final ReadSnapshot EMPTY = new ReadSnapshot(new Channel[0], new VectorClock(), Map.of(), new VectorClock());
-
     private final Channel[] consumed;
     private final VectorClock frontier;
     private final Map<SeqKey, Long> marks;

@@ -20,6 +20,9 @@ import org.junit.jupiter.api.io.TempDir;
  * counted with the stream thread's {@code commit-total}, which counts commit rounds; one round is
  * one transaction under {@code exactly_once_v2}.
  *
+ * <p>A stateful stage is in the application too: it sweeps its positions after its steps until a
+ * sweep finds no step since the last, and then must be as quiet as the stateless one.
+ *
  * <p>The position sweep that an idle stage stops must start again when a record is held: a
  * payment held on an order whose transaction then aborts is released only by the sweep, since the
  * abort brings no record, only a consumer position past the aborted order.
@@ -47,7 +50,12 @@ class IdleCommitsIT {
                 .on(o, m -> List.of(log.send(m.key(), "order:" + m.value())))
                 .on(p, m -> List.of(log.send(m.key(), "payment:" + m.value())))
                 .into(log)
-                .build());
+                .build(),
+                // a stateful stage sweeps after its steps until at rest (its state is read, §17.2): then no more
+                Stage.named("balances").state(Codec.int64(), () -> 0L)
+                        .on(p, (Long n, Message<String, String> m) -> Step.of(n + 1))
+                        .into(log)
+                        .build());
         try (CausalStreams streams = app.streams(TestKafka.streamsProps(app.applicationId(), stateDir));
                 KafkaProducer<String, String> orderProducer = TestKafka.transactionalProducer();
                 KafkaProducer<String, String> paymentProducer = TestKafka.producer()) {
