@@ -37,6 +37,6 @@ public final class UnstartedStreams {
                 null);
         return new CausalStreams(parsley.applicationId(), streams, topology, admin, HoldBoard.timedByTasks(), null,
                 new ThreadReplacements(parsley.applicationId(), ThreadReplacements.Budget.DEFAULT, System::nanoTime),
-                reads);
+                reads, false);
     }
 }

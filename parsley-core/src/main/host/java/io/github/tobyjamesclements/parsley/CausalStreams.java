@@ -34,13 +34,11 @@ import org.apache.kafka.streams.processor.StateRestoreListener;
  * otherwise; a handler that throws anything or returns null is treated as if there were none.
  *
  * <p>Closing leaves the consumer group, so the other instances of the application take over this
- * one's tasks at once instead of after the session timeout. A static member (one configured with
- * {@code group.instance.id}) stays in the group until its session expires, as it asked to.
+ * one's tasks at once instead of after the session timeout, on every Kafka Streams version from 4.1. A
+ * static member (one configured with {@code group.instance.id}) stays in the group until its session
+ * expires, as it asked to.
  */
 public final class CausalStreams implements AutoCloseable {
-
-    /** The consumer's switch for a leave-group request on close; Kafka Streams defaults it to false. */
-    private static final String LEAVE_GROUP_ON_CLOSE = "internal.leave.group.on.close";
 
     private final String applicationId;
     private final KafkaStreams streams;
@@ -50,9 +48,10 @@ public final class CausalStreams implements AutoCloseable {
     private final DeadLetterBoard deadLetters;
     private final ThreadReplacements replacements;
     private final StateReads reads;
+    private final boolean staticMember;
 
     CausalStreams(String applicationId, KafkaStreams streams, Topology topology, Admin admin, HoldBoard board,
-            DeadLetterBoard deadLetters, ThreadReplacements replacements, StateReads reads) {
+            DeadLetterBoard deadLetters, ThreadReplacements replacements, StateReads reads, boolean staticMember) {
         this.applicationId = applicationId;
         this.streams = streams;
         this.topology = topology.describe();
@@ -61,6 +60,7 @@ public final class CausalStreams implements AutoCloseable {
         this.deadLetters = deadLetters;
         this.replacements = replacements;
         this.reads = reads;
+        this.staticMember = staticMember;
         streams.setUncaughtExceptionHandler(replacements.around(e -> StreamsUncaughtExceptionHandler
                 .StreamThreadExceptionResponse.SHUTDOWN_CLIENT));
     }
@@ -231,25 +231,13 @@ public final class CausalStreams implements AutoCloseable {
     }
 
     /**
-     * Makes the application's group members leave the group when they close. Kafka Streams turns
-     * leaving off, so a closed instance stays a member until its session times out and its tasks wait
-     * that long. In Kafka 4.1, {@code KafkaStreams.close(CloseOptions)} with {@code leaveGroup(true)}
-     * removes static members only (KAFKA-16514): the consumer setting is what makes a dynamic member
-     * leave. The consumer never sends a leave for a static member on close, so
-     * {@code group.instance.id} keeps its meaning.
-     */
-    static void leaveGroupOnClose(Properties properties) {
-        properties.put(StreamsConfig.mainConsumerPrefix(LEAVE_GROUP_ON_CLOSE), true);
-    }
-
-    /**
      * Closes the application and its admin client, waiting as long as it takes. The application
      * commits its current transaction and leaves the consumer group (see the class comment).
      */
     @Override
     public void close() {
         try {
-            streams.close();
+            GroupLeave.close(streams, Duration.ofMillis(Long.MAX_VALUE), staticMember);
         } finally {
             admin.close();
         }
@@ -264,7 +252,7 @@ public final class CausalStreams implements AutoCloseable {
      */
     public boolean close(Duration timeout) {
         try {
-            return streams.close(timeout);
+            return GroupLeave.close(streams, timeout, staticMember);
         } finally {
             admin.close(timeout);
         }

@@ -75,7 +75,7 @@ final class StreamsSettings {
         p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
         p.put(StreamsConfig.consumerPrefix(ConsumerConfig.ISOLATION_LEVEL_CONFIG), "read_committed");
         p.put(StreamsConfig.mainConsumerPrefix(ConsumerConfig.ISOLATION_LEVEL_CONFIG), "read_committed");
-        CausalStreams.leaveGroupOnClose(p);
+        GroupLeave.configure(p);
         return p;
     }
 

@@ -45,7 +45,8 @@ final class StreamsWiring {
                     new CapturingClientSupplier());
             StateReads reads = new StateReads(streams, app.stages(), catalog, views, applicationServer(config));
             return new CausalStreams(applicationId, streams, topology, admin, board, deadLetters,
-                    new ThreadReplacements(applicationId, replacements, System::nanoTime), reads);
+                    new ThreadReplacements(applicationId, replacements, System::nanoTime), reads,
+                    GroupLeave.staticMember(config));
         } catch (RuntimeException e) {
             admin.close();
             throw e;
