@@ -40,6 +40,19 @@ final class Analyzers {
         }
     }
 
+    static final class UnresolvablePlaceholderFailureAnalyzer
+            extends AbstractFailureAnalyzer<UnresolvablePlaceholderException> {
+        @Override
+        protected FailureAnalysis analyze(Throwable root, UnresolvablePlaceholderException e) {
+            return new FailureAnalysis("The " + e.getAnnotation() + " method '" + e.getMethod() + "' on bean '"
+                    + e.getBeanName() + "' has " + e.getAttribute() + "='" + e.getValue() + "', but no property"
+                    + " source defines '" + e.getPlaceholder() + "' and the placeholder has no default.",
+                    "Define the property '" + e.getPlaceholder() + "' (in application.properties, an environment"
+                            + " variable or a command-line argument), or give the placeholder a default, such as '${"
+                            + e.getPlaceholder() + ":name}'.", e);
+        }
+    }
+
     static final class DuplicateSourceFailureAnalyzer extends AbstractFailureAnalyzer<DuplicateSourceException> {
         @Override
         protected FailureAnalysis analyze(Throwable root, DuplicateSourceException e) {
