@@ -180,6 +180,48 @@ final class Analyzers {
         }
     }
 
+    static final class MissingTopicsFailureAnalyzer extends AbstractFailureAnalyzer<MissingTopicsException> {
+        @Override
+        protected FailureAnalysis analyze(Throwable root, MissingTopicsException e) {
+            String topics = e.getMissing().entrySet().stream().map(t -> "'" + t.getKey() + "' (" + t.getValue() + ")")
+                    .collect(Collectors.joining(", "));
+            return new FailureAnalysis("These topics of application '" + e.getApplicationId() + "' do not exist on"
+                    + " the Kafka cluster: " + topics + ". Parsley creates no topic unless 'parsley.topics.create' is"
+                    + " 'true'.",
+                    "Create the topics before starting the application, with cleanup.policy=delete (tick topics with"
+                            + " as many partitions as the stage's widest source), or, for development, set"
+                            + " 'parsley.topics.create=true' to let Parsley create them ('parsley.topics.partitions'"
+                            + " and 'parsley.topics.replication-factor' size them).", e);
+        }
+    }
+
+    static final class MissingDeadLetterTopicFailureAnalyzer
+            extends AbstractFailureAnalyzer<MissingDeadLetterTopicException> {
+        @Override
+        protected FailureAnalysis analyze(Throwable root, MissingDeadLetterTopicException e) {
+            return new FailureAnalysis("The dead-letter topic '" + e.getTopic() + "', set by"
+                    + " 'parsley.dead-letter-topic', does not exist on the Kafka cluster. Parsley writes a record it"
+                    + " cannot handle there in the transaction that consumes it; without the topic that transaction"
+                    + " could not commit, and the stage would stop at the first such record.",
+                    "Create topic '" + e.getTopic() + "' with cleanup.policy=delete, correct"
+                            + " 'parsley.dead-letter-topic' if it names another topic, or remove it to stop the"
+                            + " application on a record it cannot handle; for development, 'parsley.topics.create=true'"
+                            + " creates it.", e);
+        }
+    }
+
+    static final class StateDirectoryInUseFailureAnalyzer extends AbstractFailureAnalyzer<StateDirectoryInUseException> {
+        @Override
+        protected FailureAnalysis analyze(Throwable root, StateDirectoryInUseException e) {
+            return new FailureAnalysis("The Kafka Streams state directory '" + e.getDirectory() + "' of application '"
+                    + e.getApplicationId() + "' is locked by another running instance, in this JVM or another process"
+                    + " on this host. Instances must not share a state directory: each would take the other's"
+                    + " stores, holds and clocks for its own.",
+                    "Give each instance its own state directory with 'spring.kafka.streams.state-dir' (for example"
+                            + " one per instance or per container volume), or stop the other instance first.", e);
+        }
+    }
+
     static final class QueryWithoutWebServerFailureAnalyzer
             extends AbstractFailureAnalyzer<QueryWithoutWebServerException> {
         @Override
