@@ -38,12 +38,14 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The starter end to end on the in-JVM KRaft broker: annotated beans run as causal stages, and
- * Actuator shows health, metrics and holds. Methods run in order: the last one forces a fatal error.
+ * The starter end to end on the in-JVM KRaft broker: annotated beans run as causal stages (the
+ * notifier's order topic named by the property {@code shop.topics.orders}), and Actuator shows
+ * health, metrics and holds. Methods run in order: the last one forces a fatal error.
  */
 @SpringBootTest(classes = ShopApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = {
             "spring.application.name=shop",
+            "shop.topics.orders=" + ShopApplication.ORDERS,
             "spring.kafka.streams.state-dir=${java.io.tmpdir}/parsley-shop-${random.uuid}",
             "spring.kafka.bootstrap-servers=${spring.embedded.kafka.brokers}",
             "spring.kafka.streams.properties.commit.interval.ms=100",

@@ -64,7 +64,8 @@ public class ShopApplication {
             this.notifications = notifications;
         }
 
-        @CausalHandler(stage = "notifier", source = ORDERS, sinks = NOTIFICATIONS)
+        /** The source is named by a property, as a deployment would; the default serves the other tests. */
+        @CausalHandler(stage = "notifier", source = "${shop.topics.orders:" + ORDERS + "}", sinks = NOTIFICATIONS)
         List<Emission> onOrder(Message<String, OrderCreated> m) {
             return List.of(notifications.send(m.key(), "order " + m.value().orderId()));
         }

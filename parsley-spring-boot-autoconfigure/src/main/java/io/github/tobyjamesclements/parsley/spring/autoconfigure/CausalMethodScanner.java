@@ -31,7 +31,8 @@ import org.springframework.util.ReflectionUtils;
 
 /**
  * Finds {@link CausalHandler}, {@link CausalFold} and {@link CausalTick} methods on the beans of a
- * context and validates their signatures, failing with {@link InvalidCausalMethodException}.
+ * context, resolves their attributes ({@link CausalAttributes}: placeholders and expressions) and
+ * validates their signatures, failing with {@link InvalidCausalMethodException}.
  */
 final class CausalMethodScanner {
 
@@ -52,8 +53,9 @@ final class CausalMethodScanner {
         return false;
     }
 
-    /** Every annotated method, validated, in bean then method-name order. */
+    /** Every annotated method, its attributes resolved, validated, in bean then method-name order. */
     static List<CausalMethod> scan(ConfigurableListableBeanFactory beanFactory) {
+        CausalAttributes attributes = new CausalAttributes(beanFactory);
         List<CausalMethod> out = new ArrayList<>();
         for (String name : beanFactory.getBeanDefinitionNames()) {
             Class<?> type = typeOf(beanFactory, name);
@@ -66,7 +68,7 @@ final class CausalMethodScanner {
             }
             Object bean = beanFactory.getBean(name);
             methods.entrySet().stream().sorted(Comparator.comparing(e -> e.getKey().toGenericString()))
-                    .forEach(e -> out.add(validate(name, bean, e.getKey(), e.getValue())));
+                    .forEach(e -> out.add(validate(attributes, name, bean, e.getKey(), e.getValue())));
         }
         return out;
     }
@@ -92,60 +94,72 @@ final class CausalMethodScanner {
         });
     }
 
-    private static CausalMethod validate(String beanName, Object bean, Method method, Annotation annotation) {
+    private static CausalMethod validate(CausalAttributes attributes, String beanName, Object bean, Method method,
+            Annotation annotation) {
         Method invocable = AopUtils.selectInvocableMethod(method, bean.getClass());
         ReflectionUtils.makeAccessible(invocable);
         if (annotation instanceof CausalHandler h) {
-            return handler(beanName, bean, method, invocable, h);
+            CausalAttributes.Of a = attributes.of(beanName, method, "@CausalHandler");
+            return handler(beanName, bean, method, invocable, new Names(a.one("stage", h.stage()),
+                    a.one("source", h.source()), a.many("sinks", h.sinks())));
         }
         if (annotation instanceof CausalFold f) {
-            return fold(beanName, bean, method, invocable, f);
+            CausalAttributes.Of a = attributes.of(beanName, method, "@CausalFold");
+            return fold(beanName, bean, method, invocable, new Names(a.one("stage", f.stage()),
+                    a.one("source", f.source()), a.many("sinks", f.sinks())));
         }
-        return tick(beanName, bean, method, invocable, (CausalTick) annotation);
+        CausalTick t = (CausalTick) annotation;
+        CausalAttributes.Of a = attributes.of(beanName, method, "@CausalTick");
+        return tick(beanName, bean, method, invocable, new Names(a.one("stage", t.stage()), null,
+                a.many("sinks", t.sinks())), a.one("every", t.every()));
     }
 
-    private static CausalMethod handler(String beanName, Object bean, Method method, Method invocable,
-            CausalHandler h) {
+    /** The resolved names an annotation gives: its stage, its source (none for a tick) and its sinks. */
+    private record Names(String stage, @Nullable String source, List<String> sinks) {
+    }
+
+    private static CausalMethod handler(String beanName, Object bean, Method method, Method invocable, Names n) {
         Class<?>[] params = method.getParameterTypes();
         Rules r = new Rules(beanName, method, "@CausalHandler");
-        r.stageName(h.stage());
+        r.stageName(n.stage());
         r.check(params.length == 1 && params[0] == Message.class,
                 "it must take exactly one parameter of type Message<K, V>",
                 "Declare one parameter of type Message<K, V>, with K and V the key and value types of topic '"
-                        + h.source() + "'.");
+                        + n.source() + "'.");
         r.emissionsReturn();
-        return new CausalMethod(beanName, bean, invocable, CausalMethod.Kind.HANDLER, h.stage(), h.source(),
-                List.of(h.sinks()), null, null);
+        return new CausalMethod(beanName, bean, invocable, CausalMethod.Kind.HANDLER, n.stage(), n.source(),
+                n.sinks(), null, null);
     }
 
-    private static CausalMethod fold(String beanName, Object bean, Method method, Method invocable, CausalFold f) {
+    private static CausalMethod fold(String beanName, Object bean, Method method, Method invocable, Names n) {
         Class<?>[] params = method.getParameterTypes();
         Rules r = new Rules(beanName, method, "@CausalFold");
-        r.stageName(f.stage());
+        r.stageName(n.stage());
         r.check(params.length == 2 && params[1] == Message.class,
                 "it must take (S state, Message<K, V> message)",
                 "Declare the parameters as (S state, Message<K, V> message), with K and V the key and value"
-                        + " types of topic '" + f.source() + "'.");
-        return new CausalMethod(beanName, bean, invocable, CausalMethod.Kind.FOLD, f.stage(), f.source(),
-                List.of(f.sinks()), null, r.stepOfState());
+                        + " types of topic '" + n.source() + "'.");
+        return new CausalMethod(beanName, bean, invocable, CausalMethod.Kind.FOLD, n.stage(), n.source(),
+                n.sinks(), null, r.stepOfState());
     }
 
-    private static CausalMethod tick(String beanName, Object bean, Method method, Method invocable, CausalTick t) {
+    private static CausalMethod tick(String beanName, Object bean, Method method, Method invocable, Names n,
+            String interval) {
         Class<?>[] params = method.getParameterTypes();
         Rules r = new Rules(beanName, method, "@CausalTick");
-        r.stageName(t.stage());
-        Duration every = r.interval(t.every());
+        r.stageName(n.stage());
+        Duration every = r.interval(interval);
         String tickFix = "Declare the parameters as (Tick tick), or as (S state, Tick tick) for a tick fold.";
         if (params.length == 1) {
             r.check(params[0] == Tick.class, "it must take (Tick tick) or (S state, Tick tick)", tickFix);
             r.emissionsReturn();
-            return new CausalMethod(beanName, bean, invocable, CausalMethod.Kind.TICK, t.stage(), null,
-                    List.of(t.sinks()), every, null);
+            return new CausalMethod(beanName, bean, invocable, CausalMethod.Kind.TICK, n.stage(), null, n.sinks(),
+                    every, null);
         }
         r.check(params.length == 2 && params[1] == Tick.class, "it must take (Tick tick) or (S state, Tick tick)",
                 tickFix);
-        return new CausalMethod(beanName, bean, invocable, CausalMethod.Kind.TICK_FOLD, t.stage(), null,
-                List.of(t.sinks()), every, r.stepOfState());
+        return new CausalMethod(beanName, bean, invocable, CausalMethod.Kind.TICK_FOLD, n.stage(), null, n.sinks(),
+                every, r.stepOfState());
     }
 
     /** Signature rules, each failing with the bean, the method, the rule broken and the fix. */

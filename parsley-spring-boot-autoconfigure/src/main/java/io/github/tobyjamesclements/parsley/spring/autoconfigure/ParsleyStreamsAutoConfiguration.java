@@ -26,8 +26,9 @@ import org.springframework.kafka.security.jaas.KafkaJaasLoginModuleInitializer;
  * Auto-configuration for the running Parsley application: a {@link CausalStreams} built from Boot's
  * Kafka settings with {@code exactly_once_v2} enforced, managed by a {@link ParsleyLifecycle}. Each
  * job has its own bean or collaborator: the settings ({@code ParsleyStreamsSettings}), topic
- * creation ({@code TopicProvisioner}, with {@code parsley.topics.create}), the state listener fan-out
- * ({@code StateListenerFanOut}) and the recording exception handler ({@link ParsleyStatus}).
+ * creation ({@code TopicProvisioner}, with {@code parsley.topics.create}) or the check that the
+ * topics exist ({@code TopicPresence}), the state listener fan-out ({@code StateListenerFanOut}) and
+ * the recording exception handler ({@link ParsleyStatus}).
  *
  * @since 0.1.0
  */
@@ -83,13 +84,17 @@ public final class ParsleyStreamsAutoConfiguration {
             ObjectProvider<TopicProvisioner> provisioner, ParsleyStatus status,
             ObjectProvider<StreamsUncaughtExceptionHandler> handler,
             ObjectProvider<KafkaStreams.StateListener> listeners) {
-        // Created first when enabled; it has checked the cluster already, and once is enough.
-        Duration check = provisioner.getIfAvailable() != null ? Duration.ZERO : properties.getStartupCheckTimeout();
+        if (provisioner.getIfAvailable() == null) {
+            // The cluster check first, so that an unreachable cluster is reported as such, not as missing topics.
+            parsley.withStartupCheckTimeout(properties.getStartupCheckTimeout()).checkCluster(settings.properties());
+            TopicPresence.check(parsley, settings.properties());
+        }
         TransientErrorsProperties transientErrors = properties.getTransientErrors();
-        CausalStreams streams = parsley.withStartupCheckTimeout(check)
-                .withTransientRetries(transientErrors.getRetries(), transientErrors.getBackoff(),
-                        transientErrors.getWindow())
-                .streams(settings.properties());
+        // The cluster has been checked above or by the provisioner; once is enough.
+        Parsley checked = parsley.withStartupCheckTimeout(Duration.ZERO).withTransientRetries(
+                transientErrors.getRetries(), transientErrors.getBackoff(), transientErrors.getWindow());
+        CausalStreams streams = StateDirectoryLock.build(() -> checked.streams(settings.properties()),
+                settings.properties(), parsley.applicationId());
         streams.setStateListener(new StateListenerFanOut(status, listeners));
         streams.setUncaughtExceptionHandler(status.recordingUncaught(handler.getIfUnique()));
         log.info("Parsley application '{}' runs {} stage(s) with processing.guarantee=exactly_once_v2 and"

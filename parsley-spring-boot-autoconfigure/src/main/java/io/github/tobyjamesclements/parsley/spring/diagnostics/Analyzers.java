@@ -40,6 +40,19 @@ final class Analyzers {
         }
     }
 
+    static final class UnresolvablePlaceholderFailureAnalyzer
+            extends AbstractFailureAnalyzer<UnresolvablePlaceholderException> {
+        @Override
+        protected FailureAnalysis analyze(Throwable root, UnresolvablePlaceholderException e) {
+            return new FailureAnalysis("The " + e.getAnnotation() + " method '" + e.getMethod() + "' on bean '"
+                    + e.getBeanName() + "' has " + e.getAttribute() + "='" + e.getValue() + "', but no property"
+                    + " source defines '" + e.getPlaceholder() + "' and the placeholder has no default.",
+                    "Define the property '" + e.getPlaceholder() + "' (in application.properties, an environment"
+                            + " variable or a command-line argument), or give the placeholder a default, such as '${"
+                            + e.getPlaceholder() + ":name}'.", e);
+        }
+    }
+
     static final class DuplicateSourceFailureAnalyzer extends AbstractFailureAnalyzer<DuplicateSourceException> {
         @Override
         protected FailureAnalysis analyze(Throwable root, DuplicateSourceException e) {
@@ -164,6 +177,48 @@ final class Analyzers {
                     "Grant the principal of 'spring.kafka.properties.sasl.jaas.config' (or of the client"
                             + " certificate) the missing ACL, for example: " + e.acl() + ". docs/security.md lists"
                             + " every ACL a Parsley application needs.", e);
+        }
+    }
+
+    static final class MissingTopicsFailureAnalyzer extends AbstractFailureAnalyzer<MissingTopicsException> {
+        @Override
+        protected FailureAnalysis analyze(Throwable root, MissingTopicsException e) {
+            String topics = e.getMissing().entrySet().stream().map(t -> "'" + t.getKey() + "' (" + t.getValue() + ")")
+                    .collect(Collectors.joining(", "));
+            return new FailureAnalysis("These topics of application '" + e.getApplicationId() + "' do not exist on"
+                    + " the Kafka cluster: " + topics + ". Parsley creates no topic unless 'parsley.topics.create' is"
+                    + " 'true'.",
+                    "Create the topics before starting the application, with cleanup.policy=delete (tick topics with"
+                            + " as many partitions as the stage's widest source), or, for development, set"
+                            + " 'parsley.topics.create=true' to let Parsley create them ('parsley.topics.partitions'"
+                            + " and 'parsley.topics.replication-factor' size them).", e);
+        }
+    }
+
+    static final class MissingDeadLetterTopicFailureAnalyzer
+            extends AbstractFailureAnalyzer<MissingDeadLetterTopicException> {
+        @Override
+        protected FailureAnalysis analyze(Throwable root, MissingDeadLetterTopicException e) {
+            return new FailureAnalysis("The dead-letter topic '" + e.getTopic() + "', set by"
+                    + " 'parsley.dead-letter-topic', does not exist on the Kafka cluster. Parsley writes a record it"
+                    + " cannot handle there in the transaction that consumes it; without the topic that transaction"
+                    + " could not commit, and the stage would stop at the first such record.",
+                    "Create topic '" + e.getTopic() + "' with cleanup.policy=delete, correct"
+                            + " 'parsley.dead-letter-topic' if it names another topic, or remove it to stop the"
+                            + " application on a record it cannot handle; for development, 'parsley.topics.create=true'"
+                            + " creates it.", e);
+        }
+    }
+
+    static final class StateDirectoryInUseFailureAnalyzer extends AbstractFailureAnalyzer<StateDirectoryInUseException> {
+        @Override
+        protected FailureAnalysis analyze(Throwable root, StateDirectoryInUseException e) {
+            return new FailureAnalysis("The Kafka Streams state directory '" + e.getDirectory() + "' of application '"
+                    + e.getApplicationId() + "' is locked by another running instance, in this JVM or another process"
+                    + " on this host. Instances must not share a state directory: each would take the other's"
+                    + " stores, holds and clocks for its own.",
+                    "Give each instance its own state directory with 'spring.kafka.streams.state-dir' (for example"
+                            + " one per instance or per container volume), or stop the other instance first.", e);
         }
     }
 

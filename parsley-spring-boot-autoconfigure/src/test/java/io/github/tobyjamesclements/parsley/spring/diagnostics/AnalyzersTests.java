@@ -179,7 +179,7 @@ class AnalyzersTests {
                 .map(Class::getSimpleName).toList();
         List<String> declared = Arrays.stream(Analyzers.class.getDeclaredClasses())
                 .filter(FailureAnalyzer.class::isAssignableFrom).map(Class::getSimpleName).toList();
-        assertThat(declared).hasSize(11);
+        assertThat(declared).hasSize(15);
         assertThat(registered).containsExactlyInAnyOrderElementsOf(declared);
     }
 
