@@ -5,6 +5,7 @@ import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
+import org.springframework.aot.hint.annotation.Reflective;
 
 /**
  * Marks a bean method as a fold over per-key state for one source of a causal stage.
@@ -16,10 +17,14 @@ import java.lang.annotation.Target;
  * and without a {@code CausalState} bean (a record, a boxed number) fails startup, unless the state
  * parameter is annotated {@code @Nullable} (any annotation of that simple name): then each key starts
  * from null.
+ *
+ * <p>Spring AOT registers the method for reflective invocation and its {@code Message} key and value
+ * types and state type for JSON binding ({@code CausalMethodReflectiveProcessor}), so a native image calls it.
  */
 @Target(ElementType.METHOD)
 @Retention(RetentionPolicy.RUNTIME)
 @Documented
+@Reflective(CausalMethodReflectiveProcessor.class)
 public @interface CausalFold {
 
     /**

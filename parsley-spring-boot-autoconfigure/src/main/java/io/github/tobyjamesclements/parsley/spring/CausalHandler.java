@@ -5,6 +5,7 @@ import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
+import org.springframework.aot.hint.annotation.Reflective;
 
 /**
  * Marks a bean method as the stateless logic of one source of a causal stage.
@@ -19,10 +20,14 @@ import java.lang.annotation.Target;
  * Methods that share a {@link #stage()} form one stage; within a stage each source topic belongs
  * to one method. Methods of different stages may name the same source (fan-out): each stage
  * orders it on its own, with its own holds and state. A method that does not fit fails startup naming the bean, the method and the rule.
+ *
+ * <p>Spring AOT registers the method for reflective invocation and its {@code Message} key and value
+ * types for JSON binding ({@code CausalMethodReflectiveProcessor}), so a native image calls it.
  */
 @Target(ElementType.METHOD)
 @Retention(RetentionPolicy.RUNTIME)
 @Documented
+@Reflective(CausalMethodReflectiveProcessor.class)
 public @interface CausalHandler {
 
     /**

@@ -5,6 +5,7 @@ import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
+import org.springframework.aot.hint.annotation.Reflective;
 
 /**
  * Marks a bean method as the tick logic of a causal stage: every {@link #every()} each task of the
@@ -14,10 +15,14 @@ import java.lang.annotation.Target;
  * <p>Accepted signatures: {@code List<Emission> m(Tick)}, {@code Emission m(Tick)},
  * {@code void m(Tick)}, or the fold form {@code Step<S> m(S state, Tick tick)} over one state
  * slot per task. One per stage.
+ *
+ * <p>Spring AOT registers the method for reflective invocation and a tick fold's state type for JSON
+ * binding ({@code CausalMethodReflectiveProcessor}), so a native image calls it.
  */
 @Target(ElementType.METHOD)
 @Retention(RetentionPolicy.RUNTIME)
 @Documented
+@Reflective(CausalMethodReflectiveProcessor.class)
 public @interface CausalTick {
 
     /**

@@ -29,7 +29,8 @@ class StarterArchitectureTests {
 
     @Test
     void runtimeObjectsDoNotDependOnAutoconfigure() {
-        noClasses().that().resideInAnyPackage(SPRING + ".lifecycle..", SPRING + ".diagnostics..", SPRING + ".query..", SPRING)
+        noClasses().that().resideInAnyPackage(SPRING + ".lifecycle..", SPRING + ".diagnostics..", SPRING + ".query..",
+                        SPRING + ".aot..", SPRING)
                 .should().dependOnClassesThat().resideInAPackage(SPRING + ".autoconfigure..")
                 .because("a user who builds the application by hand uses them without the auto-configuration")
                 .check(STARTER);
