@@ -16,7 +16,9 @@ import io.github.tobyjamesclements.parsley.spring.CausalHandler;
 import io.github.tobyjamesclements.parsley.spring.CausalState;
 import io.github.tobyjamesclements.parsley.spring.CausalTick;
 import io.github.tobyjamesclements.parsley.spring.query.StateReadController;
+import java.time.Duration;
 import java.util.List;
+import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.errors.DefaultProductionExceptionHandler;
 import org.apache.kafka.streams.errors.LogAndFailProcessingExceptionHandler;
 import org.junit.jupiter.api.BeforeAll;
@@ -25,11 +27,13 @@ import org.springframework.aot.generate.ClassNameGenerator;
 import org.springframework.aot.generate.DefaultGenerationContext;
 import org.springframework.aot.generate.InMemoryGeneratedFiles;
 import org.springframework.aot.hint.RuntimeHints;
+import org.springframework.aot.hint.TypeReference;
 import org.springframework.context.annotation.AnnotationConfigApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.aot.ApplicationContextAotGenerator;
 import org.springframework.javapoet.ClassName;
+import org.springframework.util.ClassUtils;
 
 /**
  * The hints Spring AOT writes for a Parsley application, produced by running Spring's own AOT
@@ -85,6 +89,20 @@ class ParsleyAotHintsTests {
         for (Class<?> created : List.of(CausalProducerInterceptor.class, CausalConsumerInterceptor.class,
                 LogAndFailProcessingExceptionHandler.class, DefaultProductionExceptionHandler.class)) {
             assertThat(reflection().onConstructorInvocation(created.getConstructor())).as(created.getName())
+                    .accepts(hints);
+        }
+    }
+
+    /** Kafka Streams 4.2 and later only; compat/matrix.sh runs the rows with 4.3, CI the row without. */
+    @Test
+    void theLeavingCloseMayBeCalledWhereKafkaStreamsHasIt() throws Exception {
+        boolean present = ClassUtils.isPresent("org.apache.kafka.streams.CloseOptions", null);
+        Class<?> options = present ? Class.forName("org.apache.kafka.streams.CloseOptions") : null;
+        assertThat(reflection().onType(TypeReference.of("org.apache.kafka.streams.CloseOptions")).test(hints))
+                .as("CloseOptions hinted").isEqualTo(present);
+        if (present) {
+            assertThat(reflection().onMethodInvocation(KafkaStreams.class.getMethod("close", options))).accepts(hints);
+            assertThat(reflection().onMethodInvocation(options.getMethod("withTimeout", Duration.class)))
                     .accepts(hints);
         }
     }
