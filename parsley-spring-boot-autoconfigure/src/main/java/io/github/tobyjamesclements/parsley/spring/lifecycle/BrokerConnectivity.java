@@ -166,10 +166,10 @@ public final class BrokerConnectivity implements SmartLifecycle {
 
     private void announce(boolean nowLost) {
         if (nowLost) {
-            log.warn("Parsley application '{}' has had no answer from the Kafka cluster for more than {}"
+            log.warn("Parsley application '{}' has had no answer from the Kafka cluster for more than {} ms"
                     + " (parsley.health.broker-timeout): health DOWN, readiness REFUSING_TRAFFIC until it answers."
                     + " Kafka Streams keeps retrying and loses nothing; do not restart the instance, restore the"
-                    + " brokers. Last error: {}", applicationId, timeout, lastError);
+                    + " brokers. Last error: {}", applicationId, timeout.toMillis(), lastError);
         } else {
             log.info("Parsley application '{}' reaches the Kafka cluster again: health and readiness follow the"
                     + " client again", applicationId);
