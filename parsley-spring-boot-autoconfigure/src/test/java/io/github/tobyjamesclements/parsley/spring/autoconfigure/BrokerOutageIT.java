@@ -177,17 +177,20 @@ class BrokerOutageIT {
         return out;
     }
 
+    /**
+     * Settings as command-line arguments: they outrank system properties, and an in-JVM broker of an
+     * earlier test in this fork leaves its address in 'spring.kafka.bootstrap-servers'.
+     */
     private ConfigurableApplicationContext start() {
         return new SpringApplicationBuilder(OutageShop.class).web(WebApplicationType.SERVLET)
-                .properties("spring.application.name=outage-shop", "server.port=0",
-                        "spring.kafka.bootstrap-servers=" + broker.bootstrap(),
-                        "spring.kafka.streams.state-dir=" + work.resolve("state"),
-                        "spring.kafka.streams.replication-factor=1",
-                        "spring.kafka.streams.properties.commit.interval.ms=100",
-                        "management.endpoint.health.show-details=always",
-                        "parsley.topics.create=true", "parsley.topics.partitions=2",
-                        "parsley.health.broker-timeout=3s", "parsley.close-timeout=10s")
-                .run();
+                .run("--spring.application.name=outage-shop", "--server.port=0",
+                        "--spring.kafka.bootstrap-servers=" + broker.bootstrap(),
+                        "--spring.kafka.streams.state-dir=" + work.resolve("state"),
+                        "--spring.kafka.streams.replication-factor=1",
+                        "--spring.kafka.streams.properties.commit.interval.ms=100",
+                        "--management.endpoint.health.show-details=always",
+                        "--parsley.topics.create=true", "--parsley.topics.partitions=2",
+                        "--parsley.health.broker-timeout=3s", "--parsley.close-timeout=10s");
     }
 
     private static KafkaProducer<String, String> stampingProducer() {
