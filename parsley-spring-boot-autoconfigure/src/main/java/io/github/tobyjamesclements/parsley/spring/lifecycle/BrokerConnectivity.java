@@ -21,7 +21,7 @@ import org.springframework.context.SmartLifecycle;
  * Whether this instance reaches the Kafka cluster, for the {@code parsley} health contributor and
  * readiness ({@code parsley.health.broker-timeout}). One daemon thread asks the cluster to
  * describe itself ({@code Admin.describeCluster}, one small metadata request) every third of the
- * timeout, at most every 10 s, each call bounded by that period. The cluster counts as
+ * timeout (and at least every 10 s), each call bounded by that period. The cluster counts as
  * <em>lost</em> once no call has been answered for longer than the timeout; the first answer ends
  * the loss.
  *
@@ -29,7 +29,8 @@ import org.springframework.context.SmartLifecycle;
  * stays {@code RUNNING}; a commit or transaction fails only after {@code max.block.ms} (60 s) and
  * never in an idle application, which has nothing to commit; a client's {@code connection-count}
  * counts a connection still being attempted, so it stays up through a network partition; and a
- * consumer's heartbeat age stands still during every rebalance. The cluster answers a
+ * consumer's heartbeat age follows its group membership, which rebalances interrupt, rather than
+ * the cluster. The cluster answers a
  * {@code describeCluster} whether or not records flow, so an idle application stays UP; the call
  * fails in every kind of outage (refused, partitioned, paused broker) with an error to show; and
  * it succeeds again as soon as one broker answers, so the report ends by itself. One slow or
