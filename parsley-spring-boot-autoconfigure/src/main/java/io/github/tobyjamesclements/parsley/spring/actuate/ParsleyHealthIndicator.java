@@ -5,6 +5,7 @@ import io.github.tobyjamesclements.parsley.DeadLetterReport;
 import io.github.tobyjamesclements.parsley.HeldRecord;
 import io.github.tobyjamesclements.parsley.Parsley;
 import io.github.tobyjamesclements.parsley.Stage;
+import io.github.tobyjamesclements.parsley.spring.lifecycle.BrokerConnectivity;
 import io.github.tobyjamesclements.parsley.spring.lifecycle.ParsleyStatus;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -15,6 +16,7 @@ import java.util.Objects;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.TaskMetadata;
 import org.apache.kafka.streams.ThreadMetadata;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
 
@@ -29,6 +31,13 @@ import org.springframework.boot.health.contributor.Health;
  * stage the records this instance wrote there and the last error (exception, message, topic,
  * partition, offset). Dead letters do not change the status: the stage handled them. No payloads,
  * no secrets.
+ *
+ * <p>With a {@link BrokerConnectivity} check ({@code parsley.health.broker-timeout}), DOWN while the
+ * Kafka cluster is lost, whatever the client's state (which stays {@code RUNNING} through an
+ * outage), with a {@code broker} detail: whether it is reachable, how long it has gone unanswered,
+ * the last error and the timeout. DOWN rather than OUT_OF_SERVICE: Spring Boot's indicators report
+ * an unreachable dependency (a database, Redis) as DOWN, and OUT_OF_SERVICE means taken out of
+ * service on purpose. The answer is the check's last result, never a call of its own.
  */
 public class ParsleyHealthIndicator extends AbstractHealthIndicator {
 
@@ -37,9 +46,10 @@ public class ParsleyHealthIndicator extends AbstractHealthIndicator {
     private final ParsleyStatus status;
     private final Duration holdAgeThreshold;
     private final boolean downOnStall;
+    private final @Nullable BrokerConnectivity broker;
 
     /**
-     * Creates the indicator.
+     * Creates the indicator without a broker check.
      *
      * @param streams the application
      * @param parsley its composition
@@ -49,7 +59,23 @@ public class ParsleyHealthIndicator extends AbstractHealthIndicator {
      */
     public ParsleyHealthIndicator(CausalStreams streams, Parsley parsley, ParsleyStatus status,
             Duration holdAgeThreshold, boolean downOnStall) {
+        this(streams, parsley, status, holdAgeThreshold, downOnStall, null);
+    }
+
+    /**
+     * Creates the indicator.
+     *
+     * @param streams the application
+     * @param parsley its composition
+     * @param status what the starter observed
+     * @param holdAgeThreshold the hold age that counts as a stall
+     * @param downOnStall whether a stall turns the status DOWN
+     * @param broker the broker check whose loss turns the status DOWN, or null for none
+     */
+    public ParsleyHealthIndicator(CausalStreams streams, Parsley parsley, ParsleyStatus status,
+            Duration holdAgeThreshold, boolean downOnStall, @Nullable BrokerConnectivity broker) {
         super("Parsley health check failed");
+        this.broker = broker;
         this.streams = Objects.requireNonNull(streams, "'streams' must not be null");
         this.parsley = Objects.requireNonNull(parsley, "'parsley' must not be null");
         this.status = Objects.requireNonNull(status, "'status' must not be null");
@@ -62,7 +88,11 @@ public class ParsleyHealthIndicator extends AbstractHealthIndicator {
         KafkaStreams.State state = streams.state();
         List<HeldRecord> holds = streams.explainHolds();
         boolean stalled = !holds.isEmpty() && holds.get(0).heldFor().compareTo(holdAgeThreshold) > 0;
+        BrokerConnectivity.Report reach = broker == null ? null : broker.report();
         applyStatus(builder, state, stalled);
+        if (reach != null && reach.lost()) {
+            builder.down();
+        }
         builder.withDetail("state", state.name());
         builder.withDetail("applicationId", parsley.applicationId());
         builder.withDetail("guarantee", "exactly_once_v2");
@@ -70,6 +100,9 @@ public class ParsleyHealthIndicator extends AbstractHealthIndicator {
         builder.withDetail("tasks", tasks());
         builder.withDetail("holds", holdDetails(holds, stalled));
         parsley.deadLetterTopic().ifPresent(topic -> builder.withDetail("deadLetters", deadLetters(topic)));
+        if (reach != null) {
+            builder.withDetail("broker", brokerDetails(reach));
+        }
         Throwable failure = status.lastUncaught();
         if (failure != null) {
             builder.withDetail("lastError", describe(failure));
@@ -102,6 +135,18 @@ public class ParsleyHealthIndicator extends AbstractHealthIndicator {
         }
         out.put("thresholdMs", holdAgeThreshold.toMillis());
         out.put("stalled", stalled);
+        return out;
+    }
+
+    /** Reachable or not, since when, why, and the timeout: what an operator needs to tell an outage from a blip. */
+    private static Map<String, Object> brokerDetails(BrokerConnectivity.Report reach) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("reachable", !reach.lost());
+        out.put("unansweredForMs", reach.unansweredFor().toMillis());
+        if (reach.lastError() != null) {
+            out.put("lastError", reach.lastError());
+        }
+        out.put("timeoutMs", reach.timeout().toMillis());
         return out;
     }
 

@@ -1,5 +1,6 @@
 package io.github.tobyjamesclements.parsley.spring.autoconfigure;
 
+import io.github.tobyjamesclements.parsley.spring.lifecycle.BrokerConnectivity;
 import org.apache.kafka.streams.KafkaStreams;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -26,13 +27,21 @@ import org.springframework.context.ApplicationListener;
  * <p>Readiness, when enabled: {@link ReadinessState#ACCEPTING_TRAFFIC} only while the application
  * itself accepts traffic (as Spring Boot reports once it is ready, until it shuts down) and the
  * client is {@code RUNNING}; {@link ReadinessState#REFUSING_TRAFFIC} otherwise, a rebalance
- * included. When disabled, readiness is never touched.
+ * included. When disabled, the client's state never touches readiness.
+ *
+ * <p>Broker outages, whatever the readiness setting: while a {@link BrokerConnectivity} check
+ * reports the Kafka cluster lost ({@code parsley.health.broker-timeout}),
+ * {@link ReadinessState#REFUSING_TRAFFIC}; once it answers again, back to what the application
+ * and the client say. Unlike a rebalance, which every deploy brings, an outage is rare and leaves
+ * the instance unable to do its Kafka work. Liveness stays as it is: a restart does not bring a
+ * broker back.
  *
  * <p>It must see every state transition of the client: the auto-configured {@code CausalStreams}
- * passes them to it, as to every {@link KafkaStreams.StateListener} bean. Thread-safe.
+ * passes them to it, as to every {@link KafkaStreams.StateListener} bean; and the auto-configured
+ * broker check reports to it. Thread-safe.
  */
 public final class ParsleyAvailability implements KafkaStreams.StateListener,
-        ApplicationListener<AvailabilityChangeEvent<?>> {
+        ApplicationListener<AvailabilityChangeEvent<?>>, BrokerConnectivity.Listener {
 
     private static final Logger log = LoggerFactory.getLogger(ParsleyAvailability.class);
 
@@ -44,6 +53,8 @@ public final class ParsleyAvailability implements KafkaStreams.StateListener,
     private KafkaStreams.@Nullable State state;
     private boolean dead;
     private boolean applicationReady;
+    private boolean brokerReported;
+    private boolean brokerLost;
 
     /**
      * Creates the reporter.
@@ -75,6 +86,13 @@ public final class ParsleyAvailability implements KafkaStreams.StateListener,
     }
 
     @Override
+    public synchronized void onBrokerConnectivity(boolean lost) {
+        brokerReported = true;
+        brokerLost = lost;
+        reconcile();
+    }
+
+    @Override
     public synchronized void onApplicationEvent(AvailabilityChangeEvent<?> event) {
         if (event.getSource() == this) {
             return;
@@ -90,8 +108,9 @@ public final class ParsleyAvailability implements KafkaStreams.StateListener,
         if (dead && availability.getLivenessState() != LivenessState.BROKEN) {
             publish(LivenessState.BROKEN);
         }
-        if (readiness) {
-            ReadinessState wanted = applicationReady && state == KafkaStreams.State.RUNNING
+        if (readiness || brokerReported) {
+            boolean clientReady = !readiness || state == KafkaStreams.State.RUNNING;
+            ReadinessState wanted = applicationReady && clientReady && !brokerLost
                     ? ReadinessState.ACCEPTING_TRAFFIC : ReadinessState.REFUSING_TRAFFIC;
             if (availability.getReadinessState() != wanted) {
                 publish(wanted);

@@ -1,6 +1,8 @@
 package io.github.tobyjamesclements.parsley.spring.autoconfigure;
 
 import io.github.tobyjamesclements.parsley.CausalStreams;
+import io.github.tobyjamesclements.parsley.spring.lifecycle.BrokerConnectivity;
+import org.springframework.beans.factory.ObjectProvider;
 import org.apache.kafka.streams.KafkaStreams;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.availability.ApplicationAvailabilityAutoConfiguration;
@@ -14,7 +16,7 @@ import org.springframework.context.annotation.Bean;
 
 /**
  * Auto-configuration for the liveness and readiness of the running Parsley application: a
- * {@link ParsleyAvailability} that hears the client's state transitions.
+ * {@link ParsleyAvailability} that hears the client's state transitions and the broker check.
  *
  * @since 0.1.0
  */
@@ -30,7 +32,10 @@ public final class ParsleyAvailabilityAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     ParsleyAvailability parsleyAvailability(ApplicationEventPublisher events, ApplicationAvailability availability,
-            CausalStreams streams, ParsleyProperties properties) {
-        return new ParsleyAvailability(events, availability, streams.applicationId(), properties.isReadiness());
+            CausalStreams streams, ParsleyProperties properties, ObjectProvider<BrokerConnectivity> broker) {
+        ParsleyAvailability parsley = new ParsleyAvailability(events, availability, streams.applicationId(),
+                properties.isReadiness());
+        broker.ifUnique(b -> b.addListener(parsley));
+        return parsley;
     }
 }

@@ -3,7 +3,9 @@ package io.github.tobyjamesclements.parsley.spring.autoconfigure;
 import io.github.tobyjamesclements.parsley.CausalStreams;
 import io.github.tobyjamesclements.parsley.Parsley;
 import io.github.tobyjamesclements.parsley.spring.actuate.ParsleyHealthIndicator;
+import io.github.tobyjamesclements.parsley.spring.lifecycle.BrokerConnectivity;
 import io.github.tobyjamesclements.parsley.spring.lifecycle.ParsleyStatus;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -31,8 +33,8 @@ public final class ParsleyHealthContributorAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean(name = {"parsleyHealthIndicator", "parsleyHealthContributor"})
     ParsleyHealthIndicator parsleyHealthContributor(CausalStreams streams, Parsley parsley, ParsleyStatus status,
-            ParsleyProperties properties) {
+            ParsleyProperties properties, ObjectProvider<BrokerConnectivity> broker) {
         return new ParsleyHealthIndicator(streams, parsley, status, properties.getHealth().getHoldAgeThreshold(),
-                properties.getHealth().isDownOnStall());
+                properties.getHealth().isDownOnStall(), broker.getIfUnique());
     }
 }

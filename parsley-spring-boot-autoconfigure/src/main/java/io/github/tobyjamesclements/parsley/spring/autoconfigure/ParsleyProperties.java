@@ -284,6 +284,12 @@ public class ParsleyProperties {
         /** Whether a hold older than the threshold turns the health status DOWN instead of only reporting it. */
         private boolean downOnStall = false;
 
+        /**
+         * Time the Kafka cluster may leave this instance's checks unanswered before the health
+         * status turns DOWN and readiness refuses traffic; zero turns the check off.
+         */
+        private Duration brokerTimeout = Duration.ofSeconds(30);
+
         public Duration getHoldAgeThreshold() {
             return holdAgeThreshold;
         }
@@ -298,6 +304,14 @@ public class ParsleyProperties {
 
         public void setDownOnStall(boolean downOnStall) {
             this.downOnStall = downOnStall;
+        }
+
+        public Duration getBrokerTimeout() {
+            return brokerTimeout;
+        }
+
+        public void setBrokerTimeout(Duration brokerTimeout) {
+            this.brokerTimeout = brokerTimeout;
         }
     }
 

@@ -35,6 +35,7 @@ final class ParsleyPropertiesChecks {
         notNegative("parsley.close-timeout", properties.getCloseTimeout());
         stampBound("parsley.max-stamp-bytes", properties.getMaxStampBytes());
         positive("parsley.health.hold-age-threshold", properties.getHealth().getHoldAgeThreshold());
+        notNegative("parsley.health.broker-timeout", properties.getHealth().getBrokerTimeout());
         TransientErrorsProperties transientErrors = properties.getTransientErrors();
         if (transientErrors.getRetries() < 0) {
             throw new InvalidConfigurationPropertyValueException("parsley.transient-errors.retries",

@@ -2,6 +2,7 @@ package io.github.tobyjamesclements.parsley.spring.autoconfigure;
 
 import io.github.tobyjamesclements.parsley.CausalStreams;
 import io.github.tobyjamesclements.parsley.Parsley;
+import io.github.tobyjamesclements.parsley.spring.lifecycle.BrokerConnectivity;
 import io.github.tobyjamesclements.parsley.spring.lifecycle.ParsleyLifecycle;
 import io.github.tobyjamesclements.parsley.spring.lifecycle.ParsleyStatus;
 import java.time.Duration;
@@ -27,8 +28,9 @@ import org.springframework.kafka.security.jaas.KafkaJaasLoginModuleInitializer;
  * Kafka settings with {@code exactly_once_v2} enforced, managed by a {@link ParsleyLifecycle}. Each
  * job has its own bean or collaborator: the settings ({@code ParsleyStreamsSettings}), topic
  * creation ({@code TopicProvisioner}, with {@code parsley.topics.create}) or the check that the
- * topics exist ({@code TopicPresence}), the state listener fan-out ({@code StateListenerFanOut}) and
- * the recording exception handler ({@link ParsleyStatus}).
+ * topics exist ({@code TopicPresence}), the state listener fan-out ({@code StateListenerFanOut}), the
+ * recording exception handler ({@link ParsleyStatus}) and the broker check
+ * ({@link BrokerConnectivity}, with {@code parsley.health.broker-timeout}).
  *
  * @since 0.1.0
  */
@@ -100,6 +102,17 @@ public final class ParsleyStreamsAutoConfiguration {
         log.info("Parsley application '{}' runs {} stage(s) with processing.guarantee=exactly_once_v2 and"
                 + " isolation.level=read_committed (enforced)", parsley.applicationId(), parsley.stages().size());
         return streams;
+    }
+
+    /** Connects as the application does, security included, under a client id of its own. */
+    @Bean
+    @ConditionalOnMissingBean
+    @ConditionalOnBean(ParsleyStreamsSettings.class)
+    BrokerConnectivity parsleyBrokerConnectivity(Parsley parsley, ParsleyStreamsSettings settings,
+            ParsleyProperties properties) {
+        return BrokerConnectivity.of(parsley.applicationId(),
+                TopicProvisioner.adminConfig(parsley.applicationId(), settings.properties(), "broker-check"),
+                properties.getHealth().getBrokerTimeout());
     }
 
     @Bean

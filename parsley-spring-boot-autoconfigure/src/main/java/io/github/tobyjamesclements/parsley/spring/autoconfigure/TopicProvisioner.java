@@ -49,7 +49,7 @@ final class TopicProvisioner {
      */
     void provision() {
         parsley.checkCluster(streamsProperties);
-        try (Admin admin = Admin.create(adminConfig(parsley.applicationId(), streamsProperties))) {
+        try (Admin admin = Admin.create(adminConfig(parsley.applicationId(), streamsProperties, "provisioner"))) {
             Set<String> plain = new LinkedHashSet<>();
             parsley.stages().forEach(s -> {
                 plain.addAll(s.sourceTopics());
@@ -155,11 +155,14 @@ final class TopicProvisioner {
         }
     }
 
-    /** The provisioner's admin client settings: the Streams admin's, security included. */
-    static Map<String, Object> adminConfig(String applicationId, Properties streamsProperties) {
+    /**
+     * The settings of an admin client Parsley opens (the provisioner's, the broker check's): the
+     * Streams admin's, security included, under a client id that names its purpose.
+     */
+    static Map<String, Object> adminConfig(String applicationId, Properties streamsProperties, String purpose) {
         Properties copy = new Properties();
         copy.putAll(streamsProperties);
         copy.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
-        return new StreamsConfig(copy).getAdminConfigs(applicationId + "-parsley-provisioner");
+        return new StreamsConfig(copy).getAdminConfigs(applicationId + "-parsley-" + purpose);
     }
 }

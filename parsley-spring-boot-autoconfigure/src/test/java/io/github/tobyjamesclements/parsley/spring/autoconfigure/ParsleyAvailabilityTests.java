@@ -80,7 +80,7 @@ class ParsleyAvailabilityTests {
     }
 
     @Test
-    void readinessIsNeverTouchedWhenDisabled() {
+    void readinessIgnoresTheClientWhenDisabled() {
         ParsleyAvailability parsley = start(false);
         bootSays(LivenessState.CORRECT);
         bootSays(ReadinessState.ACCEPTING_TRAFFIC);
@@ -120,6 +120,41 @@ class ParsleyAvailabilityTests {
         assertThat(availability().getReadinessState()).isEqualTo(ReadinessState.ACCEPTING_TRAFFIC);
         transitions(parsley, RUNNING, PENDING_ERROR);
         assertThat(availability().getReadinessState()).isEqualTo(ReadinessState.REFUSING_TRAFFIC);
+    }
+
+    @Test
+    void aLostClusterRefusesTrafficWhileItLastsWhateverTheReadinessSettingAndLeavesLivenessAlone() {
+        ParsleyAvailability parsley = start(false);
+        bootSays(LivenessState.CORRECT);
+        bootSays(ReadinessState.ACCEPTING_TRAFFIC);
+        transitions(parsley, CREATED, REBALANCING, RUNNING);
+
+        parsley.onBrokerConnectivity(true);
+        assertThat(availability().getReadinessState()).isEqualTo(ReadinessState.REFUSING_TRAFFIC);
+        assertThat(availability().getLivenessState()).isEqualTo(LivenessState.CORRECT);
+        parsley.onBrokerConnectivity(false);
+        assertThat(availability().getReadinessState()).isEqualTo(ReadinessState.ACCEPTING_TRAFFIC);
+        assertThat(published).containsExactly(ReadinessState.REFUSING_TRAFFIC, ReadinessState.ACCEPTING_TRAFFIC);
+    }
+
+    @Test
+    void theEndOfAnOutageAcceptsTrafficOnlyWhenTheClientAndTheApplicationAllow() {
+        ParsleyAvailability parsley = start(true);
+        bootSays(ReadinessState.ACCEPTING_TRAFFIC);
+        transitions(parsley, CREATED, REBALANCING, RUNNING);
+        parsley.onBrokerConnectivity(true);
+        transitions(parsley, RUNNING, REBALANCING);
+        parsley.onBrokerConnectivity(false);
+        assertThat(availability().getReadinessState()).as("still rebalancing").isEqualTo(
+                ReadinessState.REFUSING_TRAFFIC);
+        transitions(parsley, REBALANCING, RUNNING);
+        assertThat(availability().getReadinessState()).isEqualTo(ReadinessState.ACCEPTING_TRAFFIC);
+
+        parsley.onBrokerConnectivity(true);
+        bootSays(ReadinessState.REFUSING_TRAFFIC);
+        parsley.onBrokerConnectivity(false);
+        assertThat(availability().getReadinessState()).as("shutting down").isEqualTo(
+                ReadinessState.REFUSING_TRAFFIC);
     }
 
     @Test

@@ -4,11 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.tobyjamesclements.parsley.CausalStreams;
 import io.github.tobyjamesclements.parsley.spring.actuate.ParsleyHealthIndicator;
+import io.github.tobyjamesclements.parsley.spring.lifecycle.BrokerConnectivity;
 import io.github.tobyjamesclements.parsley.spring.lifecycle.ParsleyLifecycle;
+import java.io.IOException;
+import java.net.ServerSocket;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.assertj.core.api.InstanceOfAssertFactories;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -61,6 +66,28 @@ class ParsleyHealthContributorAutoConfigurationTests {
             assertThat(health.getDetails().get("stages")).asInstanceOf(InstanceOfAssertFactories.LIST)
                     .containsExactlyInAnyOrder("notifier", "totals");
         });
+    }
+
+    @Test
+    void reportsDownWithTheBrokerDetailWhileNoBrokerAnswersTheCheck() throws IOException {
+        int port;
+        try (ServerSocket socket = new ServerSocket(0)) {
+            port = socket.getLocalPort();
+        }
+        String nobody = "127.0.0.1:" + port;
+        contextRunner.withUserConfiguration(TestShop.UNSTARTED)
+                .withBean(BrokerConnectivity.class, () -> BrokerConnectivity.of("shop",
+                        Map.of("bootstrap.servers", nobody), Duration.ofMillis(600)))
+                .run(context -> {
+                    ParsleyHealthIndicator indicator = context.getBean(ParsleyHealthIndicator.class);
+                    Awaitility.await().atMost(Duration.ofSeconds(30))
+                            .until(() -> indicator.health().getStatus().equals(Status.DOWN));
+                    assertThat(indicator.health().getDetails().get("broker"))
+                            .asInstanceOf(InstanceOfAssertFactories.map(String.class, Object.class))
+                            .containsEntry("reachable", false).containsEntry("timeoutMs", 600L)
+                            .hasEntrySatisfying("unansweredForMs", v -> assertThat((Long) v).isGreaterThan(600L))
+                            .hasEntrySatisfying("lastError", v -> assertThat((String) v).contains("TimeoutException"));
+                });
     }
 
     @Test

@@ -5,8 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.github.tobyjamesclements.parsley.CausalStreams;
 import io.github.tobyjamesclements.parsley.Parsley;
 import io.github.tobyjamesclements.parsley.spring.actuate.ParsleyMeterBinder;
+import io.github.tobyjamesclements.parsley.spring.lifecycle.BrokerConnectivity;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.io.IOException;
+import java.net.ServerSocket;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -38,6 +44,29 @@ class ParsleyMetricsAutoConfigurationTests {
             .withUserConfiguration(TestShop.Topics.class)
             .withPropertyValues("spring.application.name=shop", "spring.kafka.streams.state-dir=" + stateDir,
                     "spring.kafka.streams.auto-startup=false");
+
+    @Test
+    void brokerLostIsOneWhileTheBrokerCheckFindsNoBroker() throws IOException {
+        int port;
+        try (ServerSocket socket = new ServerSocket(0)) {
+            port = socket.getLocalPort();
+        }
+        String nobody = "127.0.0.1:" + port;
+        contextRunner.withConfiguration(METRICS).withUserConfiguration(TestShop.UNSTARTED)
+                .withBean(BrokerConnectivity.class, () -> BrokerConnectivity.of("shop",
+                        Map.of("bootstrap.servers", nobody), Duration.ofMillis(600)))
+                .run(context -> {
+                    MeterRegistry registry = context.getBean(MeterRegistry.class);
+                    Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> registry.get("parsley.broker.lost")
+                            .tag("application", "shop").gauge().value() == 1.0);
+                });
+    }
+
+    @Test
+    void bindsNoBrokerMeterWithoutTheBrokerCheck() {
+        contextRunner.withConfiguration(METRICS).withUserConfiguration(TestShop.UNSTARTED).run(context ->
+                assertThat(context.getBean(MeterRegistry.class).find("parsley.broker.lost").gauge()).isNull());
+    }
 
     @Test
     void bindsParsleyMetersForEveryStage() {

@@ -38,6 +38,15 @@ class ParsleyPropertiesChecksTests {
     }
 
     @Test
+    void aNegativeBrokerTimeoutIsABootPropertyError() {
+        contextRunner.withPropertyValues("parsley.health.broker-timeout=-1s").run(context -> {
+            FailureAnalysis analysis = FailureAnalyses.of(context.getStartupFailure());
+            assertThat(analysis.getDescription()).contains("Invalid value 'PT-1S' for configuration property"
+                    + " 'parsley.health.broker-timeout'");
+        });
+    }
+
+    @Test
     void overrideOfAStageThatDoesNotExistIsRefused() {
         contextRunner.withPropertyValues("parsley.stages.totls.hold-warning-after=5s").run(context -> {
             assertThat(context.getStartupFailure()).rootCause()

@@ -39,7 +39,7 @@ class ParsleyPropertiesTests {
                 "parsley.dead-letter-topic", "parsley.readiness", "parsley.startup-check-timeout", "parsley.stages",
                 "parsley.streams.enabled", "parsley.topics.create", "parsley.topics.partitions",
                 "parsley.topics.replication-factor", "parsley.health.hold-age-threshold",
-                "parsley.health.down-on-stall", "parsley.producer.stamp", "parsley.transient-errors.retries",
+                "parsley.health.down-on-stall", "parsley.health.broker-timeout", "parsley.producer.stamp", "parsley.transient-errors.retries",
                 "parsley.transient-errors.backoff", "parsley.transient-errors.window", "parsley.query.enabled",
                 "parsley.query.wait", "parsley.query.max-wait", "parsley.query.advertised-url",
                 "parsley.query.forward-timeout");
@@ -50,6 +50,8 @@ class ParsleyPropertiesTests {
         assertThat(property(metadata, "parsley.hold-warning-after").path("defaultValue").asString()).isEqualTo("30s");
         assertThat(property(metadata, "parsley.startup-check-timeout").path("defaultValue").asString())
                 .isEqualTo("15s");
+        assertThat(property(metadata, "parsley.health.broker-timeout").path("defaultValue").asString())
+                .isEqualTo("30s");
         assertThat(property(metadata, "parsley.truncation-interval").path("type").asString())
                 .isEqualTo("java.time.Duration");
         assertThat(property(metadata, "parsley.enabled").path("defaultValue").asBoolean()).isTrue();

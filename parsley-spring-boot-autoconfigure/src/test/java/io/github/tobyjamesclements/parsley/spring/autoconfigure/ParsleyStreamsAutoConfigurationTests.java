@@ -15,6 +15,7 @@ import io.github.tobyjamesclements.parsley.spring.CausalHandler;
 import io.github.tobyjamesclements.parsley.spring.actuate.ParsleyHealthIndicator;
 import io.github.tobyjamesclements.parsley.spring.diagnostics.MissingBootstrapServersException;
 import io.github.tobyjamesclements.parsley.spring.diagnostics.ProcessingGuaranteeException;
+import io.github.tobyjamesclements.parsley.spring.lifecycle.BrokerConnectivity;
 import io.github.tobyjamesclements.parsley.spring.lifecycle.ParsleyLifecycle;
 import io.github.tobyjamesclements.parsley.spring.lifecycle.ParsleyStatus;
 import java.io.IOException;
@@ -97,6 +98,22 @@ class ParsleyStreamsAutoConfigurationTests {
     }
 
     @Test
+    void startsABrokerCheckWithTheContextThatTheBrokerAnswers() {
+        contextRunner.withUserConfiguration(TestShop.STAGES).withPropertyValues("parsley.health.broker-timeout=3s")
+                .run(context -> {
+                    BrokerConnectivity check = context.getBean(BrokerConnectivity.class);
+                    assertThat(check.isRunning()).as("started although the streams are not").isTrue();
+                    assertThat(check.report().timeout()).isEqualTo(Duration.ofSeconds(3));
+                    // Longer than the timeout: a check that could not reach the broker would have an error by then.
+                    Awaitility.await().during(Duration.ofSeconds(4)).atMost(Duration.ofSeconds(30))
+                            .until(() -> !check.report().lost() && check.report().lastError() == null
+                                    && check.report().unansweredFor().isZero());
+                    context.close();
+                    assertThat(check.isRunning()).as("stopped with the context").isFalse();
+                });
+    }
+
+    @Test
     void runsTheApplicationAndFansStateChangesOutToListenerBeans() {
         RecordingStateListener listener = new RecordingStateListener();
         contextRunner.withUserConfiguration(TestShop.STAGES)
@@ -173,7 +190,7 @@ class ParsleyStreamsAutoConfigurationTests {
             assertThat(context).hasSingleBean(CausalStreams.class);
             assertThat(context.getBean(CausalStreams.class)).isSameAs(
                     context.getBean(UserStreamsConfiguration.class).streams);
-            assertThat(context).hasSingleBean(ParsleyLifecycle.class);
+            assertThat(context).hasSingleBean(ParsleyLifecycle.class).doesNotHaveBean(BrokerConnectivity.class);
         });
     }
 

@@ -120,6 +120,6 @@ class StreamsConfigurationFactoryTests {
         return List.of(streams.getMainConsumerConfigs("shop", "shop-client", 0),
                 streams.getRestoreConsumerConfigs("shop-client"), streams.getGlobalConsumerConfigs("shop-client"),
                 streams.getProducerConfigs("shop-client"), streams.getAdminConfigs("shop-client"),
-                TopicProvisioner.adminConfig("shop", properties));
+                TopicProvisioner.adminConfig("shop", properties, "provisioner"));
     }
 }
