@@ -37,7 +37,9 @@ import org.jspecify.annotations.Nullable;
  * {@code parsley.records.empty.stamp} count the records that claim nothing (no {@code vc} header,
  * or a plain stamp without claims) at a stage that orders across channels. With a dead-letter topic, {@code parsley.records.dead.lettered} counts per stage and source
  * topic the records written there. {@code parsley.thread.replacements} counts the stream threads
- * replaced after a transient cluster error.
+ * replaced after a transient cluster error. {@code kafka.consumer.records.lag.max}, tagged with the
+ * embedded consumer's {@code client-id}, is the most records any partition of that consumer trails
+ * its log end by.
  */
 public class ParsleyMeterBinder implements MeterBinder, KafkaStreams.StateListener {
 
@@ -144,23 +146,37 @@ public class ParsleyMeterBinder implements MeterBinder, KafkaStreams.StateListen
         }
     }
 
-    /** Registers Kafka Streams client and thread metrics that appeared since the last call. */
+    /** Registers Kafka Streams client and thread metrics, and consumer lag, that appeared since the last call. */
     public synchronized void refresh() {
         MeterRegistry r = registry;
         if (r == null) {
             return;
         }
         for (MetricName name : streams.metrics().keySet()) {
-            if (CLIENT_GROUPS.contains(name.group()) && bound.add(name)
-                    && streams.metrics().get(name).metricValue() instanceof Number) {
-                String prefix = name.group().equals("stream-metrics") ? "kafka.stream." : "kafka.stream.thread.";
-                Gauge.builder(prefix + name.name().replace('-', '.'), streams, s -> value(s.metrics().get(name)))
+            String meter = meterName(name);
+            if (meter != null && bound.add(name) && streams.metrics().get(name).metricValue() instanceof Number) {
+                Gauge.builder(meter, streams, s -> value(s.metrics().get(name)))
                         .description(name.description())
                         .tags(Tags.of("application", parsley.applicationId()))
                         .tags(tagsOf(name.tags()))
                         .register(r);
             }
         }
+    }
+
+    /**
+     * The meter a Streams metric is exported as, or null: every client- and thread-level metric, and
+     * of the embedded consumers only their lag (the client-level maximum; the per-partition series
+     * would add a meter per partition, with tag keys Prometheus refuses beside the client's).
+     */
+    private static @Nullable String meterName(MetricName name) {
+        if (CLIENT_GROUPS.contains(name.group())) {
+            String prefix = name.group().equals("stream-metrics") ? "kafka.stream." : "kafka.stream.thread.";
+            return prefix + name.name().replace('-', '.');
+        }
+        boolean consumerLag = name.group().equals("consumer-fetch-manager-metrics")
+                && name.name().equals("records-lag-max") && name.tags().keySet().equals(Set.of("client-id"));
+        return consumerLag ? "kafka.consumer.records.lag.max" : null;
     }
 
     private void gauge(MeterRegistry registry, String meter, String description, Tags tags, String stage,
