@@ -1,18 +1,19 @@
 #!/usr/bin/env bash
 # Checks the observability kit against a real Prometheus:
 #   1. promtool check rules and promtool test rules (prometheus/parsley-rules-test.yml);
-#   2. starts samples/orders (its in-process Kafka broker included) with orders transactions held
-#      open for HOLD (5s), so the notifier holds payments for about that long;
+#   2. starts samples/orders (its in-process Kafka broker included) with each orders transaction
+#      held open for HOLD (20s), so the notifier holds payments for up to that long: the oldest
+#      hold's age climbs from 0 to HOLD while one transaction is open, and falls when it commits;
 #   3. starts Prometheus scraping the sample's /actuator/prometheus every 2 s, with the rules, the
-#      ParsleyHoldStalled threshold lowered from 60 s to 2 s (and its `for` from 1m to 10s) so a
-#      5 s hold is past it;
+#      ParsleyHoldStalled threshold lowered from 60 s to 2 s (and its `for` from 1m to 10s) so each
+#      transaction's holds stay past it for longer than the `for`;
 #   4. waits until /api/v1/alerts shows ParsleyHoldStalled firing, and stops both.
 #
 # Installs nothing. Needs Java 17, Maven, curl and Debian's prometheus package
 # (`sudo apt-get install -y prometheus`: it brings `prometheus` and `promtool`).
 # Usage, from anywhere:  observability/check.sh
 # Environment: MVN (default "mvn -B -ntp"; add -o to build offline), APP_PORT (18080),
-# PROMETHEUS_PORT (19090), HOLD (5s), TIMEOUT (seconds to wait for each step, 300).
+# PROMETHEUS_PORT (19090), HOLD (20s), TIMEOUT (seconds to wait for each step, 300).
 # Exit status 0 when every step passed; the app's and Prometheus' logs are kept in the printed
 # work directory.
 set -euo pipefail
@@ -22,7 +23,7 @@ KIT="$ROOT/observability"
 MVN=${MVN:-mvn -B -ntp}
 APP_PORT=${APP_PORT:-18080}
 PROMETHEUS_PORT=${PROMETHEUS_PORT:-19090}
-HOLD=${HOLD:-5s}
+HOLD=${HOLD:-20s}
 TIMEOUT=${TIMEOUT:-300}
 WORK=$(mktemp -d -t parsley-observability.XXXXXX)
 APP_PID=
@@ -72,7 +73,7 @@ promtool check rules "$RULES"
 
 say "starting samples/orders on port $APP_PORT (orders transactions held open $HOLD); log: $WORK/app.log"
 (cd "$ROOT" && exec setsid $MVN -pl samples/orders -am spring-boot:test-run \
-  -Dspring-boot.run.arguments="--server.port=$APP_PORT --orders.generator.skew=$HOLD --orders.generator.rate=20" \
+  -Dspring-boot.run.arguments="--server.port=$APP_PORT --orders.generator.skew=$HOLD --orders.generator.rate=10" \
   > "$WORK/app.log" 2>&1) &
 APP_PID=$!
 await "curl -sf -o /dev/null http://127.0.0.1:$APP_PORT/actuator/prometheus || { kill -0 $APP_PID 2>/dev/null || fail 'the sample stopped; see $WORK/app.log'; false; }" \
