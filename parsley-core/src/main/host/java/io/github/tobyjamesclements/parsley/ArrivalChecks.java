@@ -26,7 +26,7 @@ final class ArrivalChecks {
     private final Asked unstampedAsked = new Asked("unstamped/");
     private final Asked emptyStampAsked = new Asked("empty-stamp/");
 
-    /** {@code topics} are the task's source and tick topics, named in the unstamped warning. */
+    /** {@code topics} are the task's source and tick topics, named in the warnings about records that claim nothing. */
     ArrivalChecks(String stage, CausalNode node, TopicCatalog catalog, HoldBoard board, StageMetrics metrics,
             Set<String> topics) {
         this.stage = stage;
