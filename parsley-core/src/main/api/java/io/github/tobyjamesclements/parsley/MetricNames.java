@@ -4,7 +4,8 @@ package io.github.tobyjamesclements.parsley;
  * The names of Parsley's metrics in the Kafka Streams registry ({@link CausalStreams#metrics()}):
  * the group, the tags and each metric's name. Every running task of a stage registers the metrics
  * named here, tagged {@value #THREAD_TAG}, {@value #TASK_TAG} and {@value #STAGE_TAG}; the
- * per-source metrics ({@link #RECORDS_UNSTAMPED_TOTAL}, {@link #RECORDS_DEAD_LETTERED_TOTAL}, and
+ * per-source metrics ({@link #RECORDS_UNSTAMPED_TOTAL}, {@link #RECORDS_EMPTY_STAMP_TOTAL},
+ * {@link #RECORDS_DEAD_LETTERED_TOTAL}, and
  * the DEBUG-level {@link #RECORDS_HELD} and {@link #RECORDS_HELD_AGE_MAX_MS} of one channel) add
  * {@value #TOPIC_TAG}. Code reading these metrics should use these constants rather than copies, so
  * a renamed metric fails its compilation instead of reading nothing. Only constants; no instances.
@@ -64,6 +65,12 @@ public final class MetricNames {
 
     /** Counter, per source: records without a clock header, delivered without any ordering guarantee. */
     public static final String RECORDS_UNSTAMPED_TOTAL = "records-unstamped-total";
+
+    /**
+     * Counter, per source: records whose {@code vc} header is a plain client's stamp that claims
+     * nothing (its producer had observed nothing), delivered without any ordering guarantee.
+     */
+    public static final String RECORDS_EMPTY_STAMP_TOTAL = "records-empty-stamp-total";
 
     /** Counter, per source: records of that source written to the dead-letter topic. */
     public static final String RECORDS_DEAD_LETTERED_TOTAL = "records-dead-lettered-total";

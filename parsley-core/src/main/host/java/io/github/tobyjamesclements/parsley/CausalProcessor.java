@@ -47,7 +47,7 @@ final class CausalProcessor implements Processor<byte[], byte[], byte[], byte[]>
     private ArrivalChecks arrival;
     private DeliveryTracing tracing;
     private HighWatermarkProbes probes;
-    private boolean ordersAcrossChannels; // more than one channel: only then can an unstamped record be misordered
+    private boolean ordersAcrossChannels; // more than one channel: only then can a record claiming nothing be misordered
     /** Decodes each record's stamp into one reused clock, naming the channels this task's headers name. */
     private StampReader stamps;
     private Punctuators punctuators;
@@ -168,12 +168,12 @@ final class CausalProcessor implements Processor<byte[], byte[], byte[], byte[]>
         try {
             CausalHeaders.read(record.headers(), stamps);
         } catch (CorruptClockException e) {
-            // before the unstamped check: a clock that cannot be read is poison, not a missing stamp
+            // before the claims check: a clock that cannot be read is poison, not a missing stamp
             unreadable(record, fed, md, new CorruptClockException(e.getMessage() + "; " + ArrivalChecks.where(md)));
             return;
         }
-        if (stamps.clock() == null && ordersAcrossChannels) {
-            arrival.unstamped(md);
+        if (ordersAcrossChannels) {
+            arrival.claims(stamps, md);
         }
         byte[] headers = poison.keepsHeaders() ? HeaderBlock.encode(record.headers()) : null;
         // the entry borrows the reader's clock for this call (CausalNode.onRecord)

@@ -31,9 +31,9 @@ final class StageMetrics {
     private final Map<String, String> tags;
     private final List<Sensor> sensors = new ArrayList<>();
     private final Map<String, TopicSensors> perTopic = new LinkedHashMap<>();
-    /** The topic of the last unstamped record and its sensors, by reference: counted per record without a lookup. */
-    private String lastUnstampedTopic;
-    private TopicSensors lastUnstamped;
+    /** The topic of the last claimless record and its sensors, by reference: counted per record without a lookup. */
+    private String lastCountedTopic;
+    private TopicSensors lastCounted;
 
     private final Sensor held;
     private final Sensor heldAge;
@@ -90,8 +90,10 @@ final class StageMetrics {
         final Sensor held;
         final Sensor heldAge;
         final Sensor unstamped;
+        final Sensor emptyStamp;
         final Sensor deadLettered;
         long unrecordedUnstamped;
+        long unrecordedEmptyStamp;
 
         TopicSensors(String topic) {
             Map<String, String> t = new LinkedHashMap<>(tags);
@@ -105,6 +107,10 @@ final class StageMetrics {
             unstamped.add(name(MetricNames.RECORDS_UNSTAMPED_TOTAL, "Records without a vc clock header received by a task"
                     + " that orders across channels: delivered without any ordering guarantee", t),
                     new CumulativeSum());
+            emptyStamp = sensor(topic + "-" + MetricNames.RECORDS_EMPTY_STAMP_TOTAL, Sensor.RecordingLevel.INFO);
+            emptyStamp.add(name(MetricNames.RECORDS_EMPTY_STAMP_TOTAL, "Records whose vc header is a plain client's"
+                    + " stamp claiming nothing, received by a task that orders across channels: delivered without"
+                    + " any ordering guarantee", t), new CumulativeSum());
             deadLettered = sensor(topic + "-" + MetricNames.RECORDS_DEAD_LETTERED_TOTAL, Sensor.RecordingLevel.INFO);
             deadLettered.add(name(MetricNames.RECORDS_DEAD_LETTERED_TOTAL, "Records of this source channel written to the"
                     + " dead-letter topic", t), new CumulativeSum());
@@ -119,7 +125,7 @@ final class StageMetrics {
         unrecordedDeliveries += count;
     }
 
-    /** Records the deliveries and unstamped records counted since the last call; rates and totals sum them. */
+    /** Records the deliveries and the claimless records counted since the last call; rates and totals sum them. */
     void recordCounts() {
         if (unrecordedDeliveries > 0) {
             delivered.record(unrecordedDeliveries);
@@ -129,6 +135,10 @@ final class StageMetrics {
             if (s.unrecordedUnstamped > 0) {
                 s.unstamped.record(s.unrecordedUnstamped);
                 s.unrecordedUnstamped = 0;
+            }
+            if (s.unrecordedEmptyStamp > 0) {
+                s.emptyStamp.record(s.unrecordedEmptyStamp);
+                s.unrecordedEmptyStamp = 0;
             }
         }
     }
@@ -170,13 +180,27 @@ final class StageMetrics {
 
     /** Counts an unstamped record of {@code topic}; recorded with the deliveries ({@link #recordCounts()}). */
     void unstamped(String topic) {
-        if (topic != lastUnstampedTopic) {
-            lastUnstamped = perTopic.get(topic);
-            lastUnstampedTopic = topic;
+        TopicSensors s = counted(topic);
+        if (s != null) {
+            s.unrecordedUnstamped++;
         }
-        if (lastUnstamped != null) {
-            lastUnstamped.unrecordedUnstamped++;
+    }
+
+    /** Counts an empty-stamped record of {@code topic}; recorded with the deliveries ({@link #recordCounts()}). */
+    void emptyStamp(String topic) {
+        TopicSensors s = counted(topic);
+        if (s != null) {
+            s.unrecordedEmptyStamp++;
         }
+    }
+
+    /** The sensors of {@code topic}, or null for a topic that is not a source; looked up when the topic changes. */
+    private TopicSensors counted(String topic) {
+        if (topic != lastCountedTopic) {
+            lastCounted = perTopic.get(topic);
+            lastCountedTopic = topic;
+        }
+        return lastCounted;
     }
 
     /** Records the task's held count and the wall-clock start of its oldest hold ({@link #NO_HOLD} for none). */

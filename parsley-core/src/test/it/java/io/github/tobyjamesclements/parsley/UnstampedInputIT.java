@@ -74,8 +74,11 @@ class UnstampedInputIT {
             assertThat(unstamped(streams, "notifier", payments)).isEqualTo(RECORDS);
             assertThat(unstamped(streams, "notifier", orders)).isZero();
             assertThat(unstamped(streams, "audit", receipts)).isZero();
+            // the first order is stamped by a clock that has seen nothing: its empty-stamp warning is
+            // EmptyStampInputIT's subject, so only the unstamped warnings are counted here
             List<String> warnings = logs.list.stream().map(ILoggingEvent::getFormattedMessage)
-                    .filter(m -> m.contains(orders) || m.contains(payments) || m.contains(receipts)).toList();
+                    .filter(m -> m.contains(orders) || m.contains(payments) || m.contains(receipts))
+                    .filter(m -> !m.contains("carry an empty stamp")).toList();
             assertThat(warnings).singleElement().satisfies(w -> assertThat(w)
                     .startsWith("Records from topic " + payments + " are not stamped")
                     .contains("stage notifier")

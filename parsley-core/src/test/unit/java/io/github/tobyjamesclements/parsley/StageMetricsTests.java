@@ -60,6 +60,30 @@ class StageMetricsTests {
         assertThat(topicValue(registry, MetricNames.RECORDS_UNSTAMPED_TOTAL, "orders")).isEqualTo(3.0);
     }
 
+    @Test
+    void emptyStampsAndUnstampedRecordsOfInterleavedTopicsCountApart() {
+        StreamsMetrics registry = new MockProcessorContext<byte[], byte[]>().metrics();
+        StageMetrics metrics = new StageMetrics(registry, "notifier", "0_1", List.of("payments", "orders"), () -> 0);
+
+        // the two counts share the last topic's sensors: neither may land on the other's counter
+        metrics.emptyStamp("payments");
+        metrics.unstamped("payments");
+        metrics.emptyStamp("payments");
+        metrics.emptyStamp("orders");
+        metrics.emptyStamp("not-a-source");
+        metrics.unstamped("orders");
+        metrics.unstamped("orders");
+        assertThat(topicValue(registry, MetricNames.RECORDS_EMPTY_STAMP_TOTAL, "payments"))
+                .as("counted, not yet recorded").isZero();
+
+        metrics.recordCounts();
+
+        assertThat(topicValue(registry, MetricNames.RECORDS_EMPTY_STAMP_TOTAL, "payments")).isEqualTo(2.0);
+        assertThat(topicValue(registry, MetricNames.RECORDS_EMPTY_STAMP_TOTAL, "orders")).isEqualTo(1.0);
+        assertThat(topicValue(registry, MetricNames.RECORDS_UNSTAMPED_TOTAL, "payments")).isEqualTo(1.0);
+        assertThat(topicValue(registry, MetricNames.RECORDS_UNSTAMPED_TOTAL, "orders")).isEqualTo(2.0);
+    }
+
     private static double topicValue(StreamsMetrics registry, String name, String topic) {
         return registry.metrics().entrySet().stream()
                 .filter(e -> e.getKey().name().equals(name) && topic.equals(e.getKey().tags().get("topic")))

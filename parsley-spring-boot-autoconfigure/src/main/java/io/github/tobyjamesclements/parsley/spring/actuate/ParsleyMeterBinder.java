@@ -33,9 +33,13 @@ import org.jspecify.annotations.Nullable;
  * only, whose value is the maximum over every stage. They have names of their own rather than a
  * {@code stage=all} tag value, so that a query over a per-stage name never counts a stage twice.
  *
- * <p>With a dead-letter topic, {@code parsley.records.dead.lettered} counts per stage and source
+ * <p>Per stage and source topic, {@code parsley.records.unstamped} and
+ * {@code parsley.records.empty.stamp} count the records that claim nothing (no {@code vc} header,
+ * or a plain stamp without claims) at a stage that orders across channels. With a dead-letter topic, {@code parsley.records.dead.lettered} counts per stage and source
  * topic the records written there. {@code parsley.thread.replacements} counts the stream threads
- * replaced after a transient cluster error.
+ * replaced after a transient cluster error. {@code kafka.consumer.records.lag.max}, tagged with the
+ * embedded consumer's {@code client-id}, is the most records any partition of that consumer trails
+ * its log end by.
  */
 public class ParsleyMeterBinder implements MeterBinder, KafkaStreams.StateListener {
 
@@ -104,11 +108,13 @@ public class ParsleyMeterBinder implements MeterBinder, KafkaStreams.StateListen
         counter(registry, "parsley.stamps.coarsened", "Stamps coarsened to stay under the stage's max-stamp-bytes",
                 tags, stage.name(), MetricNames.STAMPS_COARSENED_TOTAL);
         for (String topic : stage.sourceTopics()) {
-            FunctionCounter.builder("parsley.records.unstamped", streams,
-                    s -> aggregate(s, stage.name(), topic, MetricNames.RECORDS_UNSTAMPED_TOTAL, Double::sum))
-                    .description("Records without a vc clock header received by a stage that orders across"
-                            + " channels; they are delivered without any ordering guarantee")
-                    .tags(tags.and("topic", topic)).register(registry);
+            sourceCounter(registry, "parsley.records.unstamped", "Records without a vc clock header received by a"
+                    + " stage that orders across channels; they are delivered without any ordering guarantee",
+                    tags, stage, topic, MetricNames.RECORDS_UNSTAMPED_TOTAL);
+            sourceCounter(registry, "parsley.records.empty.stamp", "Records whose vc header claims nothing (their"
+                    + " producer stamps but had observed nothing) received by a stage that orders across channels;"
+                    + " they are delivered without any ordering guarantee", tags, stage, topic,
+                    MetricNames.RECORDS_EMPTY_STAMP_TOTAL);
         }
         if (parsley.deadLetterTopic().isPresent()) {
             deadLettered(registry, tags, stage);
@@ -120,11 +126,16 @@ public class ParsleyMeterBinder implements MeterBinder, KafkaStreams.StateListen
         List<String> topics = new ArrayList<>(stage.sourceTopics());
         stage.tickInterval().ifPresent(t -> topics.add(stage.tickTopic(parsley.applicationId())));
         for (String topic : topics) {
-            FunctionCounter.builder("parsley.records.dead.lettered", streams,
-                    s -> aggregate(s, stage.name(), topic, MetricNames.RECORDS_DEAD_LETTERED_TOTAL, Double::sum))
-                    .description("Records of the topic written to the dead-letter topic instead of failing the stage")
-                    .tags(tags.and("topic", topic)).register(registry);
+            sourceCounter(registry, "parsley.records.dead.lettered", "Records of the topic written to the dead-letter"
+                    + " topic instead of failing the stage", tags, stage, topic, MetricNames.RECORDS_DEAD_LETTERED_TOTAL);
         }
+    }
+
+    /** A counter of one stage and source topic, tagged with the topic, from the per-topic Streams metric. */
+    private void sourceCounter(MeterRegistry registry, String meter, String description, Tags tags, Stage stage,
+            String topic, String metric) {
+        FunctionCounter.builder(meter, streams, s -> aggregate(s, stage.name(), topic, metric, Double::sum))
+                .description(description).tags(tags.and("topic", topic)).register(registry);
     }
 
     /** Registers new Streams metrics whenever the application becomes RUNNING (threads and tasks exist then). */
@@ -135,23 +146,37 @@ public class ParsleyMeterBinder implements MeterBinder, KafkaStreams.StateListen
         }
     }
 
-    /** Registers Kafka Streams client and thread metrics that appeared since the last call. */
+    /** Registers Kafka Streams client and thread metrics, and consumer lag, that appeared since the last call. */
     public synchronized void refresh() {
         MeterRegistry r = registry;
         if (r == null) {
             return;
         }
         for (MetricName name : streams.metrics().keySet()) {
-            if (CLIENT_GROUPS.contains(name.group()) && bound.add(name)
-                    && streams.metrics().get(name).metricValue() instanceof Number) {
-                String prefix = name.group().equals("stream-metrics") ? "kafka.stream." : "kafka.stream.thread.";
-                Gauge.builder(prefix + name.name().replace('-', '.'), streams, s -> value(s.metrics().get(name)))
+            String meter = meterName(name);
+            if (meter != null && bound.add(name) && streams.metrics().get(name).metricValue() instanceof Number) {
+                Gauge.builder(meter, streams, s -> value(s.metrics().get(name)))
                         .description(name.description())
                         .tags(Tags.of("application", parsley.applicationId()))
                         .tags(tagsOf(name.tags()))
                         .register(r);
             }
         }
+    }
+
+    /**
+     * The meter a Streams metric is exported as, or null: every client- and thread-level metric, and
+     * of the embedded consumers only their lag (the client-level maximum; the per-partition series
+     * would add a meter per partition, with tag keys Prometheus refuses beside the client's).
+     */
+    private static @Nullable String meterName(MetricName name) {
+        if (CLIENT_GROUPS.contains(name.group())) {
+            String prefix = name.group().equals("stream-metrics") ? "kafka.stream." : "kafka.stream.thread.";
+            return prefix + name.name().replace('-', '.');
+        }
+        boolean consumerLag = name.group().equals("consumer-fetch-manager-metrics")
+                && name.name().equals("records-lag-max") && name.tags().keySet().equals(Set.of("client-id"));
+        return consumerLag ? "kafka.consumer.records.lag.max" : null;
     }
 
     private void gauge(MeterRegistry registry, String meter, String description, Tags tags, String stage,

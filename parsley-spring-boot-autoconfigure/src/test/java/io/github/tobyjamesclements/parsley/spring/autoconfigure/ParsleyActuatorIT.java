@@ -161,6 +161,10 @@ class ParsleyActuatorIT {
                             broker.getBrokersAsString()), new StringSerializer(), new LongSerializer())) {
                 producer.send(new ProducerRecord<>("orders", "c1", "o1")).get();
                 producer.send(new ProducerRecord<>("payments", "c1", "p1")).get();
+                // the untagged empty clock (docs/wire-format.md): what a stamping producer that observed nothing writes
+                ProducerRecord<String, String> claimless = new ProducerRecord<>("orders", "c2", "o2");
+                claimless.headers().add("vc", new byte[] {3, 0});
+                producer.send(claimless).get();
                 amounts.send(new ProducerRecord<>("amounts", "c1", 5L)).get();
             }
             MeterRegistry registry = context.getBean(MeterRegistry.class);
@@ -169,7 +173,9 @@ class ParsleyActuatorIT {
                     .tag("stage", "notifier").functionCounter().count() >= 2
                     && registry.get("parsley.records.delivered").tag("stage", "totals").functionCounter().count() == 1
                     && registry.get("parsley.records.unstamped").tag("stage", "notifier").tag("topic", "payments")
-                            .functionCounter().count() == 1);
+                            .functionCounter().count() == 1
+                    && registry.get("parsley.records.empty.stamp").tag("stage", "notifier").tag("topic", "orders")
+                            .functionCounter().count() >= 1);
             Awaitility.await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
                 double notifier = registry.get("parsley.stamp.offset.entries").tag("stage", "notifier").gauge().value();
                 double totals = registry.get("parsley.stamp.offset.entries").tag("stage", "totals").gauge().value();
@@ -183,6 +189,9 @@ class ParsleyActuatorIT {
             assertThat(registry.get("parsley.records.unstamped").tag("stage", "notifier").tag("topic", "payments")
                     .functionCounter().count()).isEqualTo(1.0);
             assertThat(registry.get("parsley.records.unstamped").tag("stage", "totals").tag("topic", "amounts")
+                    .functionCounter().count()).isZero();
+            // an empty stamp is counted apart from unstamped records, on its own topic only
+            assertThat(registry.get("parsley.records.empty.stamp").tag("stage", "notifier").tag("topic", "payments")
                     .functionCounter().count()).isZero();
             for (String meter : new String[] {"parsley.application.records.held.age.max",
                     "parsley.application.stamp.sequence.entries", "parsley.application.topics.unresolvable"}) {

@@ -94,12 +94,14 @@ class ParsleyMetricsAutoConfigurationTests {
     }
 
     @Test
-    void bindsAnUnstampedCounterPerStageAndSourceTopic() {
+    void bindsUnstampedAndEmptyStampCountersPerStageAndSourceTopic() {
         contextRunner.withConfiguration(METRICS).withUserConfiguration(TestShop.UNSTARTED).run(context -> {
             MeterRegistry registry = context.getBean(MeterRegistry.class);
             for (String[] source : new String[][] {{"notifier", "orders"}, {"notifier", "payments"},
                     {"totals", "amounts"}}) {
                 assertThat(registry.get("parsley.records.unstamped").tag("application", "shop")
+                        .tag("stage", source[0]).tag("topic", source[1]).functionCounter().count()).isZero();
+                assertThat(registry.get("parsley.records.empty.stamp").tag("application", "shop")
                         .tag("stage", source[0]).tag("topic", source[1]).functionCounter().count()).isZero();
             }
         });

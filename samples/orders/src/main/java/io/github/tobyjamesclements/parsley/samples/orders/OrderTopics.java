@@ -27,6 +27,9 @@ public class OrderTopics {
     /** Each customer's balance after every payment. */
     public static final String BALANCES = "balances";
 
+    /** Records a stage cannot handle, written here instead of stopping the application (parsley.dead-letter-topic). */
+    public static final String DEAD_LETTERS = "orders-dead-letters";
+
     @Bean
     Topic<String, OrderCreated> ordersTopic(ParsleyCodecs codecs) {
         return Topic.of(ORDERS, Codec.utf8(), codecs.json(OrderCreated.class));

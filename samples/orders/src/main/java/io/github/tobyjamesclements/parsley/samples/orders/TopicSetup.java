@@ -50,6 +50,7 @@ public final class TopicSetup {
         wanted.put(OrderTopics.PAYMENTS, settings.getSourcePartitions());
         wanted.put(OrderTopics.NOTIFICATIONS, settings.getSinkPartitions());
         wanted.put(OrderTopics.BALANCES, settings.getSinkPartitions());
+        wanted.put(OrderTopics.DEAD_LETTERS, settings.getSinkPartitions());
         try (Admin admin = Admin.create(adminConfig)) {
             Map<String, Integer> existing = describe(admin, wanted.keySet());
             if (settings.isCreate()) {
