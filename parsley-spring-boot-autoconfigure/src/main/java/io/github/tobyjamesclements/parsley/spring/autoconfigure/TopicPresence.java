@@ -35,7 +35,9 @@ final class TopicPresence {
     static void check(Parsley parsley, Properties streamsProperties) {
         Map<String, String> roles = roles(parsley);
         Map<String, String> missing = new LinkedHashMap<>();
-        try (Admin admin = Admin.create(TopicProvisioner.adminConfig(parsley.applicationId(), streamsProperties))) {
+        Map<String, Object> adminConfig = TopicProvisioner.adminConfig(parsley.applicationId(), streamsProperties,
+                "topic-check");
+        try (Admin admin = Admin.create(adminConfig)) {
             Map<String, KafkaFuture<TopicDescription>> described = admin.describeTopics(roles.keySet())
                     .topicNameValues();
             roles.forEach((topic, role) -> {
