@@ -1,7 +1,9 @@
 package io.github.tobyjamesclements.parsley.samples.orders;
 
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.apache.kafka.common.utils.Exit;
 import org.slf4j.Logger;
@@ -59,14 +61,25 @@ public class DevKafka {
      * directory. On Ctrl-C that hook would run while the context is still closing, and the broker
      * would fail under the stages as they commit. So the hooks registered while the broker starts
      * are deferred to {@link #close()}, after the broker has stopped.
+     *
+     * <p>The broker also sets {@code spring.kafka.bootstrap-servers} and
+     * {@code spring.embedded.kafka.brokers} as system properties and never clears them; a later
+     * context in the same JVM (the next test class of a failsafe fork) would then take a stopped
+     * broker for a configured one. {@link #close()} puts back what they were before.
      */
     static final class DevBroker implements AutoCloseable {
+
+        private static final List<String> SYSTEM_PROPERTIES = List.of("spring.kafka.bootstrap-servers",
+                "spring.embedded.kafka.brokers");
 
         private final EmbeddedKafkaKraftBroker broker = new EmbeddedKafkaKraftBroker(1, 1);
 
         private final List<Runnable> deferredHooks = new CopyOnWriteArrayList<>();
 
+        private final Map<String, Optional<String>> propertiesBefore = new HashMap<>();
+
         DevBroker() {
+            SYSTEM_PROPERTIES.forEach(p -> propertiesBefore.put(p, Optional.ofNullable(System.getProperty(p))));
             broker.brokerProperties(BROKER_PROPERTIES);
             Exit.setShutdownHookAdder((name, hook) -> deferredHooks.add(hook));
             try {
@@ -86,6 +99,8 @@ public class DevKafka {
                 broker.destroy();
             } finally {
                 deferredHooks.forEach(Runnable::run);
+                propertiesBefore.forEach((p, before) -> before.ifPresentOrElse(v -> System.setProperty(p, v),
+                        () -> System.clearProperty(p)));
             }
         }
     }

@@ -16,9 +16,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.awaitility.core.ConditionFactory;
 import org.junit.jupiter.api.AfterAll;
@@ -50,12 +48,6 @@ class OrdersAotIT {
 
     private static final Path LOG = JAR.resolveSibling("orders-aot.log");
 
-    /** Set by the broker as it starts and never cleared; the next test class in this JVM must not see them. */
-    private static final List<String> BROKER_PROPERTIES = List.of("spring.kafka.bootstrap-servers",
-            "spring.embedded.kafka.brokers");
-
-    private static final Map<String, String> propertiesBefore = new HashMap<>();
-
     private static DevKafka.DevBroker broker;
 
     private static Process sample;
@@ -68,7 +60,6 @@ class OrdersAotIT {
         // The broker runs in this JVM, where Spring Boot's logging settings (config/application.yml) do not apply.
         LoggingSystem logging = LoggingSystem.get(OrdersAotIT.class.getClassLoader());
         List.of("kafka", "org.apache.kafka", "state.change.logger").forEach(l -> logging.setLogLevel(l, LogLevel.ERROR));
-        BROKER_PROPERTIES.forEach(p -> propertiesBefore.put(p, System.getProperty(p)));
         broker = new DevKafka.DevBroker();
         try (ServerSocket free = new ServerSocket(0)) {
             port = free.getLocalPort();
@@ -91,13 +82,6 @@ class OrdersAotIT {
         if (broker != null) {
             broker.close();
         }
-        propertiesBefore.forEach((p, v) -> {
-            if (v == null) {
-                System.clearProperty(p);
-            } else {
-                System.setProperty(p, v);
-            }
-        });
     }
 
     @Test
