@@ -82,9 +82,7 @@ final class DeclaredTopics {
                     + " which includes Describe", refusals.get(0));
         }
         if (!missing.isEmpty()) {
-            throw new IllegalStateException("Cannot resolve topic; missing topics=" + missing
-                    + "; create every source, sink and tick topic, and the dead-letter topic if one is set, before"
-                    + " starting the application");
+            throw new AbsentTopicsException(missing);
         }
     }
 

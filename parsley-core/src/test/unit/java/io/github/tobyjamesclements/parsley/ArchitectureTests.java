@@ -51,7 +51,7 @@ class ArchitectureTests {
             "HeldRecord", "HeldRecord$UnmetClaim", "HeldRecord$Diagnosis", "CausalHeaders", "CorruptClockException",
             "DeliveryObserver", "DeliveryObserver$Scope", "DeliveryObserver$Delivered", "MetricNames",
             // failures callers act on
-            "TopicAccessException",
+            "TopicAccessException", "AbsentTopicsException",
             // poison records
             "PoisonRecordException", "DeadLetterReport", "DeadLetterReport$LastError",
             // reads of fold state

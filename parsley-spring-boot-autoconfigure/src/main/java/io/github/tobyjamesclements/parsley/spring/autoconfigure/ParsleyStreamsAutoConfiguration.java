@@ -86,17 +86,13 @@ public final class ParsleyStreamsAutoConfiguration {
             ObjectProvider<TopicProvisioner> provisioner, ParsleyStatus status,
             ObjectProvider<StreamsUncaughtExceptionHandler> handler,
             ObjectProvider<KafkaStreams.StateListener> listeners) {
-        if (provisioner.getIfAvailable() == null) {
-            // The cluster check first, so that an unreachable cluster is reported as such, not as missing topics.
-            parsley.withStartupCheckTimeout(properties.getStartupCheckTimeout()).checkCluster(settings.properties());
-            TopicPresence.check(parsley, settings.properties());
-        }
+        // Created first when enabled; it has checked the cluster already, and once is enough.
+        Duration check = provisioner.getIfAvailable() != null ? Duration.ZERO : properties.getStartupCheckTimeout();
         TransientErrorsProperties transientErrors = properties.getTransientErrors();
-        // The cluster has been checked above or by the provisioner; once is enough.
-        Parsley checked = parsley.withStartupCheckTimeout(Duration.ZERO).withTransientRetries(
-                transientErrors.getRetries(), transientErrors.getBackoff(), transientErrors.getWindow());
-        CausalStreams streams = StateDirectoryLock.build(() -> checked.streams(settings.properties()),
-                settings.properties(), parsley.applicationId());
+        Parsley checked = parsley.withStartupCheckTimeout(check).withTransientRetries(transientErrors.getRetries(),
+                transientErrors.getBackoff(), transientErrors.getWindow());
+        CausalStreams streams = StateDirectoryLock.build(() -> TopicPresence.named(parsley,
+                () -> checked.streams(settings.properties())), settings.properties(), parsley.applicationId());
         streams.setStateListener(new StateListenerFanOut(status, listeners));
         streams.setUncaughtExceptionHandler(status.recordingUncaught(handler.getIfUnique()));
         log.info("Parsley application '{}' runs {} stage(s) with processing.guarantee=exactly_once_v2 and"
