@@ -62,8 +62,7 @@ public final class TopicSetup {
                         missing.add(new NewTopic(topic, Optional.of(count), replication));
                     }
                 });
-                create(admin, missing);
-                existing.putAll(describe(admin, wanted.keySet()));
+                existing.putAll(create(admin, missing));
             }
             Integer orders = existing.get(OrderTopics.ORDERS);
             Integer payments = existing.get(OrderTopics.PAYMENTS);
@@ -85,23 +84,47 @@ public final class TopicSetup {
         return Map.copyOf(partitions);
     }
 
-    private static void create(Admin admin, List<NewTopic> topics) {
+    /**
+     * Creates the topics and describes them. The controller commits a topic before every broker's
+     * metadata shows it, and a describe in between says it does not exist; Parsley resolves the
+     * topics with such a describe as it starts, so setup returns only once the brokers see them.
+     */
+    private static Map<String, Integer> create(Admin admin, List<NewTopic> topics) {
         admin.createTopics(topics).values().forEach((name, future) -> {
             try {
                 future.get(30, TimeUnit.SECONDS);
-                log.info("Created topic {} with {} partition(s)", name, topics.stream()
-                        .filter(t -> t.name().equals(name)).findFirst().map(NewTopic::numPartitions).orElse(-1));
+                log.info("Created topic {}", name);
             } catch (ExecutionException e) {
                 if (!(e.getCause() instanceof TopicExistsException)) {
                     throw new IllegalStateException("Cannot create topic; topic=" + name + ": " + e.getCause(), e);
                 }
             } catch (InterruptedException | TimeoutException e) {
-                if (e instanceof InterruptedException) {
-                    Thread.currentThread().interrupt();
-                }
-                throw new IllegalStateException("Cannot create topic; topic=" + name + ": " + e, e);
+                throw interrupted("Cannot create topic; topic=" + name, e);
             }
         });
+        List<String> names = topics.stream().map(NewTopic::name).toList();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        Map<String, Integer> counts = describe(admin, names);
+        while (counts.size() < names.size()) {
+            if (System.nanoTime() - deadline > 0) {
+                throw new IllegalStateException("Topics were created but the brokers still do not describe them"
+                        + " after 30 s; topics=" + names.stream().filter(t -> !counts.containsKey(t)).toList());
+            }
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                throw interrupted("Interrupted waiting for created topics " + names, e);
+            }
+            counts.putAll(describe(admin, names));
+        }
+        return counts;
+    }
+
+    private static IllegalStateException interrupted(String message, Exception e) {
+        if (e instanceof InterruptedException) {
+            Thread.currentThread().interrupt();
+        }
+        return new IllegalStateException(message + ": " + e, e);
     }
 
     private static Map<String, Integer> describe(Admin admin, Iterable<String> topics) {
@@ -117,10 +140,7 @@ public final class TopicSetup {
                     throw new IllegalStateException("Cannot describe topic; topic=" + name + ": " + e.getCause(), e);
                 }
             } catch (InterruptedException | TimeoutException e) {
-                if (e instanceof InterruptedException) {
-                    Thread.currentThread().interrupt();
-                }
-                throw new IllegalStateException("Cannot describe topic; topic=" + name + ": " + e, e);
+                throw interrupted("Cannot describe topic; topic=" + name, e);
             }
         });
         return counts;
