@@ -5,8 +5,8 @@ package io.github.tobyjamesclements.parsley;
  * the group, the tags and each metric's name. Every running task of a stage registers the metrics
  * named here, tagged {@value #THREAD_TAG}, {@value #TASK_TAG} and {@value #STAGE_TAG}; the
  * per-source metrics ({@link #RECORDS_UNSTAMPED_TOTAL}, {@link #RECORDS_EMPTY_STAMP_TOTAL},
- * {@link #RECORDS_DEAD_LETTERED_TOTAL}, and
- * the DEBUG-level {@link #RECORDS_HELD} and {@link #RECORDS_HELD_AGE_MAX_MS} of one channel) add
+ * {@link #RECORDS_DEAD_LETTERED_TOTAL}, and {@link #RECORDS_HELD} and {@link #RECORDS_HELD_AGE_MAX_MS}
+ * of one source topic, the tick topic included) add
  * {@value #TOPIC_TAG}. Code reading these metrics should use these constants rather than copies, so
  * a renamed metric fails its compilation instead of reading nothing. Only constants; no instances.
  */
@@ -56,6 +56,18 @@ public final class MetricNames {
 
     /** Gauge: offset entries of the task's stamp. */
     public static final String STAMP_OFFSET_ENTRIES = "stamp-offset-entries";
+
+    /** Counter: stamped records the task sent, emissions and ticks. */
+    public static final String STAMPS_SENT_TOTAL = "stamps-sent-total";
+
+    /** Counter: bytes of the stamps ({@code vc} header values) the task sent; per {@link #STAMPS_SENT_TOTAL}, the mean. */
+    public static final String STAMP_BYTES_TOTAL = "stamp-bytes-total";
+
+    /**
+     * Gauge: bytes of the largest stamp the task sent within the metrics sample window
+     * ({@code metrics.sample.window.ms} times {@code metrics.num.samples}); NaN when it sent none.
+     */
+    public static final String STAMP_BYTES_MAX = "stamp-bytes-max";
 
     /** Gauge: unresolved sequence entries of the task's stamp. */
     public static final String STAMP_SEQUENCE_ENTRIES = "stamp-sequence-entries";

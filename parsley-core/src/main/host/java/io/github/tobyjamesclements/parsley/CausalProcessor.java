@@ -251,7 +251,7 @@ final class CausalProcessor implements Processor<byte[], byte[], byte[], byte[]>
             if (view != null) {
                 view.prepare(node.readSnapshot());
             }
-            metrics.recordCommit(node.replaysSkipped(), node.stampBase());
+            metrics.recordCommit(node.replaysSkipped(), node.stampBase(), door.sent());
         }
     }
 

@@ -7,19 +7,20 @@ import java.util.Map;
 import java.util.function.LongSupplier;
 import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.metrics.MeasurableStat;
-import org.apache.kafka.common.metrics.MetricConfig;
 import org.apache.kafka.common.metrics.Sensor;
 import org.apache.kafka.common.metrics.stats.CumulativeSum;
+import org.apache.kafka.common.metrics.stats.Max;
 import org.apache.kafka.common.metrics.stats.Rate;
 import org.apache.kafka.common.metrics.stats.Value;
 import org.apache.kafka.streams.StreamsMetrics;
 
 /**
  * The {@code vc-metrics} group of one task (protocol.md §13.1), registered in Kafka Streams'
- * metrics registry so that they appear in {@code KafkaStreams#metrics()}. Hold gauges are
- * recorded when a hold starts or ends, and hold ages are computed when read, from the wall-clock
- * time the oldest current hold started; the stamp-width gauges are recorded when the 500 ms
- * punctuator samples; counters at the event. Removed when the task closes.
+ * metrics registry so that they appear in {@code KafkaStreams#metrics()}. Hold gauges, of the task
+ * and of each source channel, are set when a hold starts or ends ({@link DirectStats}), and hold
+ * ages are computed when read, from the wall-clock time the oldest current hold started; the
+ * stamp gauges and per-record counts are recorded at each commit; other counters at the event.
+ * Removed when the task closes.
  */
 final class StageMetrics {
 
@@ -35,8 +36,8 @@ final class StageMetrics {
     private String lastCountedTopic;
     private TopicSensors lastCounted;
 
-    private final Sensor held;
-    private final Sensor heldAge;
+    private final DirectStats.Latest held;
+    private final DirectStats.HoldAge heldAge;
     private final Sensor delivered;
     private long unrecordedDeliveries;
     /** The node's replay count as of the last commit: the sensor records the difference. */
@@ -47,6 +48,9 @@ final class StageMetrics {
     private final Sensor offsetEntries;
     private final Sensor sequenceEntries;
     private final Sensor unresolvableTopics;
+    private final Sensor stampsSent;
+    private final Sensor stampBytes;
+    private final Sensor stampBytesMax;
 
     StageMetrics(StreamsMetrics metrics, String stage, String taskId, Iterable<String> topics,
             LongSupplier stampsCoarsened) {
@@ -56,11 +60,11 @@ final class StageMetrics {
         tags.put(MetricNames.THREAD_TAG, Thread.currentThread().getName());
         tags.put(MetricNames.TASK_TAG, taskId);
         tags.put(MetricNames.STAGE_TAG, stage);
-        held = gauge(MetricNames.RECORDS_HELD, "Records held across the task's queues", Sensor.RecordingLevel.INFO,
-                tags);
-        heldAge = holdAge(MetricNames.RECORDS_HELD_AGE_MAX_MS, MetricNames.RECORDS_HELD_AGE_MAX_MS,
-                "Milliseconds the oldest record this task holds has been held, computed when read",
-                Sensor.RecordingLevel.INFO, tags);
+        held = direct(MetricNames.RECORDS_HELD, MetricNames.RECORDS_HELD, "Records held across the task's queues",
+                tags, new DirectStats.Latest());
+        heldAge = direct(MetricNames.RECORDS_HELD_AGE_MAX_MS, MetricNames.RECORDS_HELD_AGE_MAX_MS,
+                "Milliseconds the oldest record this task holds has been held, computed when read", tags,
+                new DirectStats.HoldAge());
         delivered = sensor("records-delivered", Sensor.RecordingLevel.INFO);
         delivered.add(name(MetricNames.RECORDS_DELIVERED_RATE, "Releases through the gate per second", tags),
                 new Rate());
@@ -69,26 +73,29 @@ final class StageMetrics {
         replays = counter(MetricNames.REPLAYS_SKIPPED_TOTAL, "Records dropped by the replay guard");
         sweepsSkipped = counter(MetricNames.TRUNCATION_SWEEPS_SKIPPED_TOTAL, "Failed truncation sweeps");
         ticks = counter(MetricNames.TICKS_EMITTED_TOTAL, "Ticks emitted");
-        offsetEntries = gauge(MetricNames.STAMP_OFFSET_ENTRIES, "Offset entries of the stamp's sources",
-                Sensor.RecordingLevel.INFO, tags);
+        offsetEntries = gauge(MetricNames.STAMP_OFFSET_ENTRIES, "Offset entries of the stamp's sources");
         sequenceEntries = gauge(MetricNames.STAMP_SEQUENCE_ENTRIES,
-                "Unresolved sequence entries of the stamp's sources", Sensor.RecordingLevel.INFO, tags);
+                "Unresolved sequence entries of the stamp's sources");
         unresolvableTopics = gauge(MetricNames.UNRESOLVABLE_TOPICS,
-                "Topics the stamp's clocks claim that the last truncation sweep could not resolve (claims kept)",
-                Sensor.RecordingLevel.INFO, tags);
-        sensor(MetricNames.STAMPS_COARSENED_TOTAL, Sensor.RecordingLevel.INFO).add(name(
-                MetricNames.STAMPS_COARSENED_TOTAL, "Stamps coarsened to stay under the stage's maxStampBytes", tags),
-                new ReadThrough(stampsCoarsened));
+                "Topics the stamp's clocks claim that the last truncation sweep could not resolve (claims kept)");
+        direct(MetricNames.STAMPS_COARSENED_TOTAL, MetricNames.STAMPS_COARSENED_TOTAL,
+                "Stamps coarsened to stay under the stage's maxStampBytes", tags,
+                new DirectStats.ReadThrough(stampsCoarsened));
+        stampsSent = counter(MetricNames.STAMPS_SENT_TOTAL, "Stamped records sent: emissions and ticks");
+        stampBytes = counter(MetricNames.STAMP_BYTES_TOTAL, "Bytes of the stamps sent (vc header values)");
+        stampBytesMax = sensor(MetricNames.STAMP_BYTES_MAX, Sensor.RecordingLevel.INFO);
+        stampBytesMax.add(name(MetricNames.STAMP_BYTES_MAX, "Bytes of the largest stamp sent within the metrics"
+                + " sample window", tags), new Max());
         for (String topic : topics) {
             perTopic.put(topic, new TopicSensors(topic));
         }
     }
 
-    /** The sensors of one source channel; its hold gauges are DEBUG, its counters INFO. */
+    /** The sensors of one source channel. */
     private final class TopicSensors {
 
-        final Sensor held;
-        final Sensor heldAge;
+        final DirectStats.Latest held;
+        final DirectStats.HoldAge heldAge;
         final Sensor unstamped;
         final Sensor emptyStamp;
         final Sensor deadLettered;
@@ -98,11 +105,11 @@ final class StageMetrics {
         TopicSensors(String topic) {
             Map<String, String> t = new LinkedHashMap<>(tags);
             t.put(MetricNames.TOPIC_TAG, topic);
-            held = gauge(topic + "-" + MetricNames.RECORDS_HELD, MetricNames.RECORDS_HELD,
-                    "Records held on this source channel", Sensor.RecordingLevel.DEBUG, t);
-            heldAge = holdAge(topic + "-" + MetricNames.RECORDS_HELD_AGE_MAX_MS, MetricNames.RECORDS_HELD_AGE_MAX_MS,
-                    "Milliseconds this channel's oldest held record has been held, computed when read",
-                    Sensor.RecordingLevel.DEBUG, t);
+            held = direct(topic + "-" + MetricNames.RECORDS_HELD, MetricNames.RECORDS_HELD,
+                    "Records held on this source channel", t, new DirectStats.Latest());
+            heldAge = direct(topic + "-" + MetricNames.RECORDS_HELD_AGE_MAX_MS, MetricNames.RECORDS_HELD_AGE_MAX_MS,
+                    "Milliseconds this channel's oldest held record has been held, computed when read", t,
+                    new DirectStats.HoldAge());
             unstamped = sensor(topic + "-" + MetricNames.RECORDS_UNSTAMPED_TOTAL, Sensor.RecordingLevel.INFO);
             unstamped.add(name(MetricNames.RECORDS_UNSTAMPED_TOTAL, "Records without a vc clock header received by a task"
                     + " that orders across channels: delivered without any ordering guarantee", t),
@@ -145,11 +152,18 @@ final class StageMetrics {
 
     /**
      * Records what the steps since the last commit changed, right before the commit: the counts,
-     * the replays of {@code replaysTotal} (the node's running count) not yet recorded, and the width
-     * of {@code stampBase}. Only a step changes them, and every step is followed by a commit.
+     * the replays of {@code replaysTotal} (the node's running count) not yet recorded, the width
+     * of {@code stampBase}, and the stamps {@code sent} (which it resets). Only a step changes them,
+     * and every step is followed by a commit.
      */
-    void recordCommit(long replaysTotal, VectorClock stampBase) {
+    void recordCommit(long replaysTotal, VectorClock stampBase, StampingDoor.SentStamps sent) {
         recordCounts();
+        if (sent.count() > 0) {
+            stampsSent.record(sent.count());
+            stampBytes.record(sent.bytes());
+            stampBytesMax.record(sent.largest());
+            sent.reset();
+        }
         if (replaysTotal > replaysRecorded) {
             replays.record(replaysTotal - replaysRecorded);
             replaysRecorded = replaysTotal;
@@ -205,16 +219,16 @@ final class StageMetrics {
 
     /** Records the task's held count and the wall-clock start of its oldest hold ({@link #NO_HOLD} for none). */
     void holds(int heldTotal, long oldestHeldSince) {
-        held.record(heldTotal);
-        heldAge.record(oldestHeldSince);
+        held.set(heldTotal);
+        heldAge.set(oldestHeldSince);
     }
 
     /** Records one channel's held count and the wall-clock start of its oldest hold ({@link #NO_HOLD} for none). */
     void holdsOn(String topic, int heldOnTopic, long oldestHeldSince) {
         TopicSensors s = perTopic.get(topic);
         if (s != null) {
-            s.held.record(heldOnTopic);
-            s.heldAge.record(oldestHeldSince);
+            s.held.set(heldOnTopic);
+            s.heldAge.set(oldestHeldSince);
         }
     }
 
@@ -224,22 +238,17 @@ final class StageMetrics {
         sensors.clear();
     }
 
-    private Sensor gauge(String metric, String description, Sensor.RecordingLevel level, Map<String, String> t) {
-        return gauge(metric, metric, description, level, t);
-    }
-
-    private Sensor gauge(String sensorName, String metric, String description, Sensor.RecordingLevel level,
-            Map<String, String> t) {
-        Sensor s = sensor(sensorName, level);
-        s.add(name(metric, description, t), new Value());
+    private Sensor gauge(String metric, String description) {
+        Sensor s = sensor(metric, Sensor.RecordingLevel.INFO);
+        s.add(name(metric, description, tags), new Value());
         return s;
     }
 
-    private Sensor holdAge(String sensorName, String metric, String description, Sensor.RecordingLevel level,
-            Map<String, String> t) {
-        Sensor s = sensor(sensorName, level);
-        s.add(name(metric, description, t), new HoldAge());
-        return s;
+    /** Registers {@code stat}, which the stream thread sets itself instead of recording through the sensor. */
+    private <T extends MeasurableStat> T direct(String sensorName, String metric, String description,
+            Map<String, String> t, T stat) {
+        sensor(sensorName, Sensor.RecordingLevel.INFO).add(name(metric, description, t), stat);
+        return stat;
     }
 
     private Sensor counter(String metric, String description) {
@@ -256,39 +265,5 @@ final class StageMetrics {
 
     private static MetricName name(String metric, String description, Map<String, String> t) {
         return new MetricName(metric, MetricNames.GROUP, description, t);
-    }
-
-    /** A count the node keeps itself, read when the metric is read: nothing is recorded per send. */
-    private record ReadThrough(LongSupplier count) implements MeasurableStat {
-
-        @Override
-        public void record(MetricConfig config, double value, long timeMs) {
-        }
-
-        @Override
-        public double measure(MetricConfig config, long now) {
-            return count.getAsLong();
-        }
-    }
-
-    /**
-     * The age of a hold, computed when the metric is read ({@code now} is the registry's wall clock)
-     * from the hold start last recorded, so a short hold reads its true age rather than the age at
-     * the last sample. Recorded on the stream thread, read from any thread.
-     */
-    private static final class HoldAge implements MeasurableStat {
-
-        private volatile double heldSince = NO_HOLD;
-
-        @Override
-        public void record(MetricConfig config, double value, long timeMs) {
-            heldSince = value;
-        }
-
-        @Override
-        public double measure(MetricConfig config, long now) {
-            double since = heldSince;
-            return since < 0 ? 0 : Math.max(0, now - since);
-        }
     }
 }

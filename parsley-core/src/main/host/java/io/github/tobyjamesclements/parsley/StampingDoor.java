@@ -46,6 +46,41 @@ final class StampingDoor {
     private int prepared;
     /** Whether the stage's processor has one child, its one sink ({@link Assembly#soleSink}). */
     private final boolean soleSink;
+    private final SentStamps sent = new SentStamps();
+
+    /**
+     * The stamps sent since the metrics last took them ({@link StageMetrics#recordCommit}): their
+     * count, their bytes and the largest, tallied per send rather than recorded per send.
+     */
+    static final class SentStamps {
+        private long count;
+        private long bytes;
+        private int largest;
+
+        void add(int stampBytes) {
+            count++;
+            bytes += stampBytes;
+            largest = Math.max(largest, stampBytes);
+        }
+
+        long count() {
+            return count;
+        }
+
+        long bytes() {
+            return bytes;
+        }
+
+        int largest() {
+            return largest;
+        }
+
+        void reset() {
+            count = 0;
+            bytes = 0;
+            largest = 0;
+        }
+    }
 
     /** A declared sink topic as the door sends to it. */
     record Sink(String topic, String node, Channel[] channels) {
@@ -160,7 +195,13 @@ final class StampingDoor {
         if (stamp.length > stage.maxStampBytes()) {
             throw StampBudget.refused(stage, catalog, destination, stamp);
         }
+        sent.add(stamp.length);
         return stamp;
+    }
+
+    /** The stamps sent since the metrics last took them. */
+    SentStamps sent() {
+        return sent;
     }
 
     /** Emits one tick to this task's own partition of the tick topic (protocol.md §12.5). */

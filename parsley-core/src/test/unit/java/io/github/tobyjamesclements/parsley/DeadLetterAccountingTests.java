@@ -140,8 +140,6 @@ class DeadLetterAccountingTests {
         p.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
         p.put(StreamsConfig.APPLICATION_ID_CONFIG, "test");
         p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
-        // The per-topic hold gauges are DEBUG metrics.
-        p.put(StreamsConfig.METRICS_RECORDING_LEVEL_CONFIG, "DEBUG");
         return p;
     }
 }

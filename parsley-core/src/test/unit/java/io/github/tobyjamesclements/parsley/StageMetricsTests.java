@@ -84,6 +84,54 @@ class StageMetricsTests {
         assertThat(topicValue(registry, MetricNames.RECORDS_UNSTAMPED_TOTAL, "orders")).isEqualTo(2.0);
     }
 
+    @Test
+    void holdGaugesOfTheTaskAndOfEachSourceTopicReadAtTheDefaultRecordingLevel() {
+        StreamsMetrics registry = new MockProcessorContext<byte[], byte[]>().metrics();
+        StageMetrics metrics = new StageMetrics(registry, "notifier", "0_1", List.of("payments", "orders"), () -> 0);
+        long fiveSecondsAgo = System.currentTimeMillis() - 5_000;
+
+        metrics.holdsOn("payments", 2, fiveSecondsAgo);
+        metrics.holdsOn("orders", 0, StageMetrics.NO_HOLD);
+        metrics.holds(2, fiveSecondsAgo);
+
+        assertThat(topicValue(registry, MetricNames.RECORDS_HELD, "payments")).isEqualTo(2.0);
+        assertThat(topicValue(registry, MetricNames.RECORDS_HELD_AGE_MAX_MS, "payments")).isGreaterThanOrEqualTo(5_000);
+        assertThat(topicValue(registry, MetricNames.RECORDS_HELD, "orders")).isZero();
+        assertThat(topicValue(registry, MetricNames.RECORDS_HELD_AGE_MAX_MS, "orders")).isZero();
+        assertThat(taskValue(registry, MetricNames.RECORDS_HELD)).isEqualTo(2.0);
+
+        metrics.holdsOn("payments", 0, StageMetrics.NO_HOLD);
+        assertThat(topicValue(registry, MetricNames.RECORDS_HELD_AGE_MAX_MS, "payments")).isZero();
+    }
+
+    @Test
+    void sentStampsAreRecordedOnceAtTheCommitAfterThem() {
+        StreamsMetrics registry = new MockProcessorContext<byte[], byte[]>().metrics();
+        StageMetrics metrics = new StageMetrics(registry, "audit", "0_1", List.of("payments"), () -> 0);
+        StampingDoor.SentStamps sent = new StampingDoor.SentStamps();
+
+        sent.add(40);
+        sent.add(90);
+        sent.add(60);
+        metrics.recordCommit(0, new VectorClock(), sent);
+        metrics.recordCommit(0, new VectorClock(), sent);
+
+        assertThat(value(registry, MetricNames.STAMPS_SENT_TOTAL)).isEqualTo(3.0);
+        assertThat(value(registry, MetricNames.STAMP_BYTES_TOTAL)).isEqualTo(190.0);
+        assertThat(value(registry, MetricNames.STAMP_BYTES_MAX)).isEqualTo(90.0);
+        sent.add(30);
+        metrics.recordCommit(0, new VectorClock(), sent);
+        assertThat(value(registry, MetricNames.STAMPS_SENT_TOTAL)).isEqualTo(4.0);
+        assertThat(value(registry, MetricNames.STAMP_BYTES_MAX)).as("the largest in the window").isEqualTo(90.0);
+    }
+
+    private static double taskValue(StreamsMetrics registry, String name) {
+        return registry.metrics().entrySet().stream()
+                .filter(e -> e.getKey().name().equals(name) && !e.getKey().tags().containsKey("topic"))
+                .mapToDouble(e -> ((Number) e.getValue().metricValue()).doubleValue())
+                .findFirst().orElseThrow();
+    }
+
     private static double topicValue(StreamsMetrics registry, String name, String topic) {
         return registry.metrics().entrySet().stream()
                 .filter(e -> e.getKey().name().equals(name) && topic.equals(e.getKey().tags().get("topic")))

@@ -33,7 +33,10 @@ import org.jspecify.annotations.Nullable;
  * only, whose value is the maximum over every stage. They have names of their own rather than a
  * {@code stage=all} tag value, so that a query over a per-stage name never counts a stage twice.
  *
- * <p>Per stage and source topic, {@code parsley.records.unstamped} and
+ * <p>Per stage and source topic (the tick topic included), {@code parsley.topic.records.held} and
+ * {@code parsley.topic.records.held.age.max} are the holds of that topic's channels; they have names
+ * of their own because Prometheus refuses one name with two sets of tag keys. Per stage and source
+ * topic, {@code parsley.records.unstamped} and
  * {@code parsley.records.empty.stamp} count the records that claim nothing (no {@code vc} header,
  * or a plain stamp without claims) at a stage that orders across channels. With a dead-letter topic, {@code parsley.records.dead.lettered} counts per stage and source
  * topic the records written there. {@code parsley.thread.replacements} counts the stream threads
@@ -73,6 +76,8 @@ public class ParsleyMeterBinder implements MeterBinder, KafkaStreams.StateListen
                 + " any stage", MetricNames.STAMP_OFFSET_ENTRIES);
         applicationMax(registry, "parsley.application.stamp.sequence.entries", "Unresolved sequence entries of the"
                 + " widest stamp of any stage", MetricNames.STAMP_SEQUENCE_ENTRIES);
+        applicationMax(registry, "parsley.application.stamp.bytes.max", "Bytes of the largest stamp any stage sent"
+                + " within the metrics sample window", MetricNames.STAMP_BYTES_MAX);
         applicationMax(registry, "parsley.application.topics.unresolvable", "Most topics any stage's clocks claim"
                 + " that it cannot resolve", MetricNames.UNRESOLVABLE_TOPICS);
         FunctionCounter.builder("parsley.thread.replacements", streams,
@@ -94,6 +99,12 @@ public class ParsleyMeterBinder implements MeterBinder, KafkaStreams.StateListen
                 MetricNames.STAMP_OFFSET_ENTRIES, Math::max);
         gauge(registry, "parsley.stamp.sequence.entries", "Unresolved sequence entries of the widest stamp",
                 tags, stage.name(), MetricNames.STAMP_SEQUENCE_ENTRIES, Math::max);
+        gauge(registry, "parsley.stamp.bytes.max", "Bytes of the largest stamp sent within the metrics sample window",
+                tags, stage.name(), MetricNames.STAMP_BYTES_MAX, Math::max);
+        counter(registry, "parsley.stamp.bytes", "Bytes of the stamps (vc header values) sent", tags, stage.name(),
+                MetricNames.STAMP_BYTES_TOTAL);
+        counter(registry, "parsley.stamps.sent", "Stamped records sent, emissions and ticks", tags, stage.name(),
+                MetricNames.STAMPS_SENT_TOTAL);
         gauge(registry, "parsley.topics.unresolvable",
                 "Topics the stage's clocks claim that it cannot resolve (deleted, or not visible to its principal);"
                 + " claims on them are kept", tags, stage.name(), MetricNames.UNRESOLVABLE_TOPICS, Math::max);
@@ -116,18 +127,28 @@ public class ParsleyMeterBinder implements MeterBinder, KafkaStreams.StateListen
                     + " they are delivered without any ordering guarantee", tags, stage, topic,
                     MetricNames.RECORDS_EMPTY_STAMP_TOTAL);
         }
-        if (parsley.deadLetterTopic().isPresent()) {
-            deadLettered(registry, tags, stage);
-        }
+        channelTopics(registry, tags, stage);
     }
 
-    /** One counter per source topic (and tick topic) of the stage, from the per-topic Streams metric. */
-    private void deadLettered(MeterRegistry registry, Tags tags, Stage stage) {
+    /** The meters of each source topic and the tick topic of the stage, from the per-topic Streams metrics. */
+    private void channelTopics(MeterRegistry registry, Tags tags, Stage stage) {
         List<String> topics = new ArrayList<>(stage.sourceTopics());
         stage.tickInterval().ifPresent(t -> topics.add(stage.tickTopic(parsley.applicationId())));
         for (String topic : topics) {
-            sourceCounter(registry, "parsley.records.dead.lettered", "Records of the topic written to the dead-letter"
-                    + " topic instead of failing the stage", tags, stage, topic, MetricNames.RECORDS_DEAD_LETTERED_TOTAL);
+            Tags topicTags = tags.and("topic", topic);
+            Gauge.builder("parsley.topic.records.held", streams,
+                    s -> aggregate(s, stage.name(), topic, MetricNames.RECORDS_HELD, Double::sum))
+                    .description("Records held on the topic's channels by the stage's local tasks")
+                    .tags(topicTags).register(registry);
+            Gauge.builder("parsley.topic.records.held.age.max", streams,
+                    s -> aggregate(s, stage.name(), topic, MetricNames.RECORDS_HELD_AGE_MAX_MS, Math::max))
+                    .description("Milliseconds the oldest record held on the topic's channels has been held")
+                    .tags(topicTags).register(registry);
+            if (parsley.deadLetterTopic().isPresent()) {
+                sourceCounter(registry, "parsley.records.dead.lettered", "Records of the topic written to the"
+                        + " dead-letter topic instead of failing the stage", tags, stage, topic,
+                        MetricNames.RECORDS_DEAD_LETTERED_TOTAL);
+            }
         }
     }
 

@@ -107,7 +107,9 @@ class ParsleyActuatorIT {
 
     @Test
     void reportsDownWhileAHoldIsOlderThanTheThresholdWhenDownOnStall() throws Exception {
-        contextRunner.withConfiguration(HEALTH).withUserConfiguration(TestShop.STAGES)
+        contextRunner.withConfiguration(HEALTH).withConfiguration(ParsleyMetricsAutoConfigurationTests.METRICS)
+                .withConfiguration(AutoConfigurations.of(ParsleyMetricsAutoConfiguration.class))
+                .withUserConfiguration(TestShop.STAGES)
                 .withPropertyValues("spring.kafka.streams.auto-startup=true", "parsley.application-id=shop-stall",
                 "parsley.health.hold-age-threshold=1s", "parsley.health.down-on-stall=true").run(context -> {
                     ParsleyHealthIndicator indicator = context.getBean(ParsleyHealthIndicator.class);
@@ -129,6 +131,7 @@ class ParsleyActuatorIT {
                         Map<String, Object> holds = (Map<String, Object>) indicator.health().getDetails().get("holds");
                         assertThat(holds).containsEntry("count", 1).containsEntry("stalled", true)
                                 .containsEntry("diagnosis", "vc-hold-not-fetched");
+                        assertHeldOnPaymentsOnly(context.getBean(MeterRegistry.class));
                         // DOWN for the stall, not for the client's state: a rebalance (the broker moves
                         // partitions as other tests' topics come and go) reports UP without a stall
                         assertThat(indicator.health().getDetails().get("state")).isIn("RUNNING", "REBALANCING");
@@ -184,6 +187,7 @@ class ParsleyActuatorIT {
                 assertThat(notifier).isPositive();
                 assertThat(totals).isPositive();
                 assertThat(application).isEqualTo(Math.max(notifier, totals)).isLessThan(notifier + totals);
+                assertStampBytes(registry);
             });
             // The two-source stage counts its unstamped input; the one-source stage has nothing to order.
             assertThat(registry.get("parsley.records.unstamped").tag("stage", "notifier").tag("topic", "payments")
@@ -199,6 +203,29 @@ class ParsleyActuatorIT {
                         .as(meter).extracting(Tag::getKey).containsExactly("application");
             }
         });
+    }
+
+    /** The notifier's stamps: counted with their bytes, the largest between their mean and their sum. */
+    private static void assertStampBytes(MeterRegistry registry) {
+        double sent = registry.get("parsley.stamps.sent").tag("stage", "notifier").functionCounter().count();
+        double bytes = registry.get("parsley.stamp.bytes").tag("stage", "notifier").functionCounter().count();
+        double largest = registry.get("parsley.stamp.bytes.max").tag("stage", "notifier").gauge().value();
+        assertThat(sent).isGreaterThanOrEqualTo(2);
+        assertThat(largest).isGreaterThanOrEqualTo(bytes / sent).isLessThan(bytes);
+        assertThat(registry.get("parsley.application.stamp.bytes.max").tag("application", "shop-maxima").gauge()
+                .value()).isGreaterThanOrEqualTo(largest);
+    }
+
+    /** The stalled payment shows on its own topic's hold meters, at the default recording level. */
+    private static void assertHeldOnPaymentsOnly(MeterRegistry registry) {
+        assertThat(registry.get("parsley.topic.records.held").tag("stage", "notifier").tag("topic", "payments")
+                .gauge().value()).isEqualTo(1.0);
+        assertThat(registry.get("parsley.topic.records.held.age.max").tag("stage", "notifier")
+                .tag("topic", "payments").gauge().value()).isGreaterThanOrEqualTo(1_000);
+        assertThat(registry.get("parsley.topic.records.held").tag("stage", "notifier").tag("topic", "orders")
+                .gauge().value()).isZero();
+        assertThat(registry.get("parsley.topic.records.held.age.max").tag("stage", "notifier")
+                .tag("topic", "orders").gauge().value()).isZero();
     }
 
     private static KafkaProducer<String, String> producer(String transactionalId) {

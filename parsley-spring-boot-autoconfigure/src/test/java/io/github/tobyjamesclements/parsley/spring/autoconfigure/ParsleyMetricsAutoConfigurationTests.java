@@ -87,9 +87,31 @@ class ParsleyMetricsAutoConfigurationTests {
                         .isNotNull();
                 assertThat(registry.get("parsley.ticks.emitted").tag("stage", stage).functionCounter()).isNotNull();
                 assertThat(registry.get("parsley.stamps.coarsened").tag("stage", stage).functionCounter()).isNotNull();
+                assertThat(registry.get("parsley.stamps.sent").tag("stage", stage).functionCounter().count()).isZero();
+                assertThat(registry.get("parsley.stamp.bytes").tag("stage", stage).functionCounter().count()).isZero();
+                assertThat(registry.get("parsley.stamp.bytes.max").tag("stage", stage).gauge().value()).isZero();
             }
+            assertThat(registry.get("parsley.application.stamp.bytes.max").tag("application", "shop").gauge())
+                    .isNotNull();
             assertThat(registry.get("parsley.thread.replacements").tag("application", "shop").functionCounter()
                     .count()).isZero();
+        });
+    }
+
+    @Test
+    void bindsHoldGaugesPerStageAndSourceTopicUnderNamesOfTheirOwn() {
+        contextRunner.withConfiguration(METRICS).withUserConfiguration(TestShop.UNSTARTED).run(context -> {
+            MeterRegistry registry = context.getBean(MeterRegistry.class);
+            for (String[] source : new String[][] {{"notifier", "orders"}, {"notifier", "payments"},
+                    {"totals", "amounts"}}) {
+                assertThat(registry.get("parsley.topic.records.held").tag("stage", source[0]).tag("topic", source[1])
+                        .gauge().value()).isZero();
+                assertThat(registry.get("parsley.topic.records.held.age.max").tag("stage", source[0])
+                        .tag("topic", source[1]).gauge().value()).isZero();
+            }
+            // Prometheus refuses one name with two sets of tag keys: the per-stage meters carry no topic
+            assertThat(registry.find("parsley.records.held").meters()).allSatisfy(m ->
+                    assertThat(m.getId().getTag("topic")).isNull());
         });
     }
 
