@@ -7,9 +7,12 @@
 #   3. starts Prometheus scraping the sample's /actuator/prometheus every 2 s, with the rules, the
 #      ParsleyHoldStalled threshold lowered from 60 s to 2 s (and its `for` from 1m to 10s) so each
 #      transaction's holds stay past it for longer than the `for`;
-#   4. waits until /api/v1/alerts shows ParsleyHoldStalled firing, and stops both.
+#   4. waits until /api/v1/alerts shows ParsleyHoldStalled firing;
+#   5. runs every query of the Grafana dashboard against that Prometheus (its variables set to
+#      match everything, $__rate_interval to 1m): each must be valid PromQL, and the per-topic hold
+#      panel must show the notifier's payments held while orders are not; then stops both.
 #
-# Installs nothing. Needs Java 17, Maven, curl and Debian's prometheus package
+# Installs nothing. Needs Java 17, Maven, curl, python3 and Debian's prometheus package
 # (`sudo apt-get install -y prometheus`: it brings `prometheus` and `promtool`).
 # Usage, from anywhere:  observability/check.sh
 # Environment: MVN (default "mvn -B -ntp"; add -o to build offline), APP_PORT (18080),
@@ -41,7 +44,7 @@ stop() {
 }
 trap stop EXIT
 
-for tool in promtool prometheus curl java; do
+for tool in promtool prometheus curl java python3; do
   command -v "$tool" >/dev/null || fail "$tool not found; install Debian's prometheus package (sudo apt-get install -y prometheus) for promtool and prometheus"
 done
 for port in "$APP_PORT" "$PROMETHEUS_PORT"; do
@@ -110,4 +113,31 @@ say "waiting for ParsleyHoldStalled to fire"
 await firing "ParsleyHoldStalled to fire (alerts: $WORK/alerts.json)"
 say "ParsleyHoldStalled is firing:"
 cat "$WORK/alerts.json"; echo
-say "OK: rules checked and tested; the alert fired against samples/orders"
+
+# Prints the result type and series count of an instant query, or fails naming the query and the error.
+query() {
+  curl -s --data-urlencode "query=$1" "http://127.0.0.1:$PROMETHEUS_PORT/api/v1/query" > "$WORK/query.json"
+  python3 - "$WORK/query.json" "$1" <<'PY' || fail "dashboard query refused by Prometheus: $1 ($(cat "$WORK/query.json"))"
+import json, sys
+answer = json.load(open(sys.argv[1]))
+if answer.get("status") != "success":
+    sys.exit(1)
+print(len(answer["data"]["result"]), "series:", sys.argv[2])
+PY
+}
+say "running every dashboard query against Prometheus"
+python3 - "$KIT/grafana/parsley-dashboard.json" > "$WORK/dashboard-queries.txt" <<'PY'
+import json, sys
+for panel in json.load(open(sys.argv[1]))["panels"]:
+    for target in panel.get("targets", []):
+        print(target["expr"].replace("$application", ".*").replace("$stage", ".*")
+              .replace("$__rate_interval", "1m"))
+PY
+[ -s "$WORK/dashboard-queries.txt" ] || fail "no queries read from the dashboard"
+while IFS= read -r q; do query "$q"; done < "$WORK/dashboard-queries.txt"
+held_on() {
+  query "parsley_topic_records_held_age_max{stage=\"notifier\",topic=\"$1\"} $2" | grep -q '^1 series'
+}
+await 'held_on payments "> 0" && held_on orders "== 0"' "the per-topic hold panel to show payments held and orders not"
+say "the per-topic hold panel shows the notifier's payments held, and its orders not"
+say "OK: rules checked and tested; the alert fired against samples/orders; every dashboard query runs"
