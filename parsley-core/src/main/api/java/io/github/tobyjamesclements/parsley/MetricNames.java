@@ -65,7 +65,7 @@ public final class MetricNames {
 
     /**
      * Gauge: bytes of the largest stamp the task sent within the metrics sample window
-     * ({@code metrics.sample.window.ms} times {@code metrics.num.samples}); NaN when it sent none.
+     * (at most {@code metrics.sample.window.ms} times {@code metrics.num.samples}); NaN when it sent none.
      */
     public static final String STAMP_BYTES_MAX = "stamp-bytes-max";
 

@@ -16,7 +16,7 @@ final class DirectStats {
     }
 
     /** The last value set. */
-    static final class Latest implements MeasurableStat {
+    static class Latest implements MeasurableStat {
 
         private volatile double value;
 
@@ -40,22 +40,15 @@ final class DirectStats {
      * from the hold start last set, so a short hold reads its true age rather than the age at the
      * last sample; {@link StageMetrics#NO_HOLD} reads 0.
      */
-    static final class HoldAge implements MeasurableStat {
+    static final class HoldAge extends Latest {
 
-        private volatile double heldSince = StageMetrics.NO_HOLD;
-
-        void set(long since) {
-            heldSince = since;
-        }
-
-        @Override
-        public void record(MetricConfig config, double value, long timeMs) {
-            heldSince = value;
+        HoldAge() {
+            set(StageMetrics.NO_HOLD);
         }
 
         @Override
         public double measure(MetricConfig config, long now) {
-            double since = heldSince;
+            double since = super.measure(config, now);
             return since < 0 ? 0 : Math.max(0, now - since);
         }
     }
