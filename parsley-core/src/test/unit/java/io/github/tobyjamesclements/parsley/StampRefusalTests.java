@@ -31,17 +31,21 @@ class StampRefusalTests {
     @TempDir
     Path stateDir;
 
-    private static Stage notifier() {
+    private static Stage notifier(int maxStampBytes) {
         return Stage.named("notifier").on(ORDERS, m -> List.of(NOTIFICATIONS.send(m.key(), m.value())))
-                .into(NOTIFICATIONS).maxStampBytes(Stage.MIN_MAX_STAMP_BYTES).build();
+                .into(NOTIFICATIONS).maxStampBytes(maxStampBytes).build();
     }
 
     private TopologyTestDriver driver() {
+        return driver(Stage.MIN_MAX_STAMP_BYTES);
+    }
+
+    private TopologyTestDriver driver(int maxStampBytes) {
         Properties p = new Properties();
         p.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
         p.put(StreamsConfig.APPLICATION_ID_CONFIG, "shop");
         p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
-        return new TopologyTestDriver(Parsley.named("shop", notifier()).testTopology(), p);
+        return new TopologyTestDriver(Parsley.named("shop", notifier(maxStampBytes)).testTopology(), p);
     }
 
     /** An upstream record's stamp with offset claims on {@code partitions} partitions of a topic outside the application. */
@@ -102,6 +106,28 @@ class StampRefusalTests {
                 assertThat(e.getKey().name()).isEqualTo(MetricNames.STAMPS_COARSENED_TOTAL);
                 assertThat(e.getValue().metricValue()).isEqualTo(1.0);
             });
+        }
+    }
+
+    @Test
+    void aStampOfExactlyTheBoundIsSent() {
+        // offset claims only: coarsening cannot shrink them, so the bound alone decides
+        RecordHeaders upstream = upstreamClaims(150, 0);
+        int length;
+        try (TopologyTestDriver driver = driver(Stage.MAX_MAX_STAMP_BYTES)) {
+            driver.createInputTopic("orders", new StringSerializer(), new StringSerializer())
+                    .pipeInput(new TestRecord<>("c1", "o1", upstream));
+            length = driver.createOutputTopic("notifications", new StringDeserializer(), new StringDeserializer())
+                    .readRecord().headers().lastHeader(CausalHeaders.CLOCK).value().length;
+        }
+        assertThat(length).as("a stamp the smallest bound allows").isGreaterThan(Stage.MIN_MAX_STAMP_BYTES);
+
+        try (TopologyTestDriver driver = driver(length)) {
+            driver.createInputTopic("orders", new StringSerializer(), new StringSerializer())
+                    .pipeInput(new TestRecord<>("c1", "o1", upstream));
+            TestRecord<String, String> sent = driver.createOutputTopic("notifications", new StringDeserializer(),
+                    new StringDeserializer()).readRecord();
+            assertThat(sent.headers().lastHeader(CausalHeaders.CLOCK).value()).hasSize(length);
         }
     }
 }
